@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Runner for the C test tiers: `test_progs [-t SUBSTR]... [-l]`.
+ * Each test runs in a forked child so a crash fails that test, not the run.
+ */
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_progs.h"
+
+#define MAX_TESTS 512
+
+struct test_entry {
+	const char *name;
+	void (*fn)(void);
+	unsigned flags;
+};
+
+static struct test_entry tests[MAX_TESTS];
+static int n_tests;
+
+/* Shared with the forked child: its verdict and skip reason. */
+struct test_state {
+	int failed;
+	int skipped;
+	char skip_reason[256];
+};
+static struct test_state *state;
+
+void xr_test_register(const char *name, void (*fn)(void), unsigned flags)
+{
+	if (n_tests == MAX_TESTS) {
+		fprintf(stderr, "test_progs: too many tests\n");
+		exit(2);
+	}
+	tests[n_tests++] = (struct test_entry){ name, fn, flags };
+}
+
+void test__fail(void)
+{
+	state->failed = 1;
+}
+
+bool test__skipped(void)
+{
+	return state->skipped;
+}
+
+void test__skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	state->skipped = 1;
+	va_start(ap, fmt);
+	vsnprintf(state->skip_reason, sizeof(state->skip_reason), fmt, ap);
+	va_end(ap);
+}
+
+void test__log(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("    ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+const char *test__srcdir(void)
+{
+	const char *s = getenv("XROCE_SRC");
+
+	return s ? s : ".";
+}
+
+const char *test__builddir(void)
+{
+	const char *s = getenv("XROCE_BUILD");
+
+	return s ? s : "build";
+}
+
+static int selected(const char *name, char **filters, int n)
+{
+	int i;
+
+	if (!n)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (strstr(name, filters[i]) || !fnmatch(filters[i], name, 0))
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char *filters[64];
+	int n_filters = 0, list = 0, i, opt;
+	int passed = 0, failed = 0, skipped = 0;
+
+	while ((opt = getopt(argc, argv, "t:l")) != -1) {
+		if (opt == 't' && n_filters < 64)
+			filters[n_filters++] = optarg;
+		else if (opt == 'l')
+			list = 1;
+		else {
+			fprintf(stderr, "usage: %s [-t FILTER]... [-l]\n", argv[0]);
+			return 2;
+		}
+	}
+	state = mmap(NULL, sizeof(*state), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (state == MAP_FAILED)
+		return 2;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	for (i = 0; i < n_tests; i++) {
+		struct test_entry *t = &tests[i];
+		int status;
+		pid_t pid;
+
+		if (!selected(t->name, filters, n_filters))
+			continue;
+		if (list) {
+			printf("%s\n", t->name);
+			continue;
+		}
+		memset(state, 0, sizeof(*state));
+		if ((t->flags & XR_TEST_NEEDS_ROOT) && geteuid() != 0) {
+			printf("SKIP %s: needs root (BPF and network namespaces)\n",
+			       t->name);
+			skipped++;
+			continue;
+		}
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			t->fn();
+			fflush(stdout);
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+			state->failed = 1;
+		} else if (WIFSIGNALED(status)) {
+			test__log("killed by signal %d", WTERMSIG(status));
+			state->failed = 1;
+		} else if (WEXITSTATUS(status)) {
+			test__log("exited with %d", WEXITSTATUS(status));
+			state->failed = 1;
+		}
+		if (state->failed) {
+			printf("FAIL %s\n", t->name);
+			failed++;
+		} else if (state->skipped) {
+			printf("SKIP %s: %s\n", t->name, state->skip_reason);
+			skipped++;
+		} else {
+			printf("PASS %s\n", t->name);
+			passed++;
+		}
+	}
+	if (!list)
+		printf("test_progs: %d passed, %d failed, %d skipped\n", passed,
+		       failed, skipped);
+	return failed ? 1 : 0;
+}
