@@ -86,6 +86,18 @@ const char *test__builddir(void)
 	return s ? s : "build";
 }
 
+/* Namespaces a test made (netns.c names them xrt<pid>-*), even if it crashed. */
+static void cleanup_netns(pid_t pid)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd),
+		 "for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep '^xrt%d-'); "
+		 "do ip netns del $n; done", (int)pid);
+	if (system(cmd) < 0)
+		test__log("netns cleanup failed");
+}
+
 static int selected(const char *name, char **filters, int n)
 {
 	int i;
@@ -154,6 +166,7 @@ int main(int argc, char **argv)
 			test__log("exited with %d", WEXITSTATUS(status));
 			state->failed = 1;
 		}
+		cleanup_netns(pid);
 		if (state->failed) {
 			printf("FAIL %s\n", t->name);
 			failed++;

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "netns.h"
+#include "test_progs.h"
+#include "test_util.h"
+
+#define BPF_FS_MAGIC 0xcafe4a11
+
+static int orig_netns = -1;
+
+int xr_ensure_bpffs(void)
+{
+	struct statfs st;
+
+	if (!statfs("/sys/fs/bpf", &st) && st.f_type == BPF_FS_MAGIC)
+		return 0;
+	mkdir("/sys/fs/bpf", 0700);
+	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
+		test__log("mount bpffs: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int read_mac(const char *ns, const char *ifname, uint8_t mac[6])
+{
+	char cmd[160];
+	unsigned m[6];
+	FILE *f;
+	int n;
+
+	/* /sys shows the namespace it was mounted in, so ask ip instead. */
+	snprintf(cmd, sizeof(cmd), "ip -n %s -br link show %s | awk '{print $3}'",
+		 ns, ifname);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4],
+		   &m[5]);
+	pclose(f);
+	if (n != 6)
+		return -1;
+	for (n = 0; n < 6; n++)
+		mac[n] = (uint8_t)m[n];
+	return 0;
+}
+
+int xr_hosts_create(struct xr_hosts *h, int mtu)
+{
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->ns[0], XR_NS_NAMELEN, "xrt%d-a", (int)getpid());
+	snprintf(h->ns[1], XR_NS_NAMELEN, "xrt%d-b", (int)getpid());
+	snprintf(h->ifname, sizeof(h->ifname), "xr0");
+	h->mtu = mtu ? mtu : 1500;
+	for (i = 0; i < 2; i++) {
+		snprintf(h->ip4[i], sizeof(h->ip4[i]), "10.77.0.%d", i + 1);
+		snprintf(h->ip6[i], sizeof(h->ip6[i]), "fd77::%d", i + 1);
+	}
+	if (xr_sys("ip netns add %s && ip netns add %s", h->ns[0], h->ns[1]) ||
+	    xr_sys("ip -n %s link add xr0 mtu %d type veth peer name xr0 netns %s mtu %d",
+		   h->ns[0], h->mtu, h->ns[1], h->mtu)) {
+		test__log("creating namespaces/veth failed");
+		xr_hosts_destroy(h);
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (xr_sys("ip -n %s addr add %s/24 dev xr0 && "
+			   "ip -n %s addr add %s/64 dev xr0 nodad && "
+			   "ip -n %s link set xr0 up && ip -n %s link set lo up",
+			   h->ns[i], h->ip4[i], h->ns[i], h->ip6[i], h->ns[i],
+			   h->ns[i]) ||
+		    read_mac(h->ns[i], "xr0", h->mac[i])) {
+			test__log("configuring %s failed", h->ns[i]);
+			xr_hosts_destroy(h);
+			return -1;
+		}
+		if (xr_hosts_enter(h, i)) {
+			xr_hosts_destroy(h);
+			return -1;
+		}
+		h->ifindex[i] = if_nametoindex("xr0");
+		xr_hosts_enter(h, -1);
+	}
+	return 0;
+}
+
+void xr_hosts_destroy(struct xr_hosts *h)
+{
+	int i;
+
+	xr_hosts_enter(h, -1);
+	for (i = 0; i < 2; i++)
+		if (h->ns[i][0])
+			xr_sys("ip netns del %s 2>/dev/null", h->ns[i]);
+}
+
+int xr_hosts_enter(const struct xr_hosts *h, int host)
+{
+	char path[96];
+	int fd, ret;
+
+	if (orig_netns < 0)
+		orig_netns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (host < 0)
+		return orig_netns >= 0 ? setns(orig_netns, CLONE_NEWNET) : -1;
+	snprintf(path, sizeof(path), "/run/netns/%s", h->ns[host]);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		test__log("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = setns(fd, CLONE_NEWNET);
+	if (ret)
+		test__log("setns %s: %s", path, strerror(errno));
+	close(fd);
+	return ret;
+}
+
+int xr_hosts_sys(const struct xr_hosts *h, int host, const char *fmt, ...)
+{
+	char cmd[1800];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return xr_sys("nsenter --net=/run/netns/%s sh -c '%s'", h->ns[host], cmd);
+}
