@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "test_progs.h"
 
 #define MAX_TESTS 512
@@ -98,6 +100,22 @@ static void cleanup_netns(pid_t pid)
 		test__log("netns cleanup failed");
 }
 
+/*
+ * libbpf's warnings (a failed load prints the verifier log) go to the test
+ * output; its debug chatter and the note that libxdp's .xdp_run_config
+ * section is not libbpf's own only with XROCE_TEST_VERBOSE=1.
+ */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	static int verbose = -1;
+
+	if (verbose < 0)
+		verbose = getenv("XROCE_TEST_VERBOSE") != NULL;
+	if (!verbose && (level == LIBBPF_DEBUG || strstr(fmt, "unrecognized data section")))
+		return 0;
+	return vfprintf(stdout, fmt, ap);
+}
+
 static int selected(const char *name, char **filters, int n)
 {
 	int i;
@@ -131,6 +149,7 @@ int main(int argc, char **argv)
 	if (state == MAP_FAILED)
 		return 2;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(libbpf_print);
 
 	for (i = 0; i < n_tests; i++) {
 		struct test_entry *t = &tests[i];

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Every map of the XDP program. Names stay within 15 characters. */
+#ifndef XROCE_BPF_MAPS_H
+#define XROCE_BPF_MAPS_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include <xroce/map_types.h>
+#include "xroce_consts.h"
+
+/* Per-reason packet and byte counters (see include/xroce/stats.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xr_stats);
+} xr_stats SEC(".maps");
+
+/* Per-CPU working memory: the verifier-visible copy of the packet. */
+struct xr_scratch {
+	__u8 hdr[XR_HDR_SCRATCH];
+	__u8 pshdr[64];			/* ICRC pseudo header (IPv6: 60) */
+	__u8 body[XR_BODY_SCRATCH];	/* after the BTH: ext headers, payload */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xr_scratch);
+} xr_scratch SEC(".maps");
+
+#endif
