@@ -17,6 +17,14 @@ struct {
 	__type(value, struct xr_stats);
 } xr_stats SEC(".maps");
 
+/* Written by the loader: which attachment this is (see map_types.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xr_attach_info);
+} xr_info SEC(".maps");
+
 /* Per-CPU working memory: the verifier-visible copy of the packet. */
 struct xr_scratch {
 	__u8 hdr[XR_HDR_SCRATCH];

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -137,4 +142,58 @@ int xr_hosts_sys(const struct xr_hosts *h, int host, const char *fmt, ...)
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	return xr_sys("nsenter --net=/run/netns/%s sh -c '%s'", h->ns[host], cmd);
+}
+
+int xr_hosts_capture(const struct xr_hosts *h, int host, char *out, size_t len,
+		     const char *fmt, ...)
+{
+	char cmd[1800], full[2000];
+	size_t n = 0;
+	va_list ap;
+	FILE *f;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof(full), "nsenter --net=/run/netns/%s sh -c '%s' 2>&1",
+		 h->ns[host], cmd);
+	out[0] = '\0';
+	f = popen(full, "r");
+	if (!f)
+		return -1;
+	while (n + 1 < len) {
+		size_t r = fread(out + n, 1, len - 1 - n, f);
+
+		if (!r)
+			break;
+		n += r;
+	}
+	out[n] = '\0';
+	/* Drain what did not fit so the command does not block on a full pipe. */
+	while (fgetc(f) != EOF)
+		;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int xr_hosts_send_frame(const struct xr_hosts *h, int host, const void *frame,
+			size_t len)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_ifindex = h->ifindex[host],
+				   .sll_halen = ETH_ALEN };
+	int fd, ret = 0;
+
+	if (xr_hosts_enter(h, host))
+		return -1;
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	xr_hosts_enter(h, -1);
+	if (fd < 0)
+		return -errno;
+	memcpy(sll.sll_addr, frame, ETH_ALEN);
+	if (sendto(fd, frame, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
 }

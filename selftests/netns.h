@@ -13,6 +13,7 @@
 #ifndef XROCE_TEST_NETNS_H
 #define XROCE_TEST_NETNS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define XR_NS_NAMELEN 32
@@ -37,6 +38,17 @@ int xr_hosts_enter(const struct xr_hosts *h, int host);
 /* Runs a shell command inside host 0 or 1 (nsenter, same mount namespace). */
 int xr_hosts_sys(const struct xr_hosts *h, int host, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Like xr_hosts_sys() but captures stdout and stderr (merged, truncated to
+ * len - 1 bytes, NUL-terminated); returns the exit status.
+ */
+int xr_hosts_capture(const struct xr_hosts *h, int host, char *out, size_t len,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Sends raw Ethernet frames out of host's xr0 (AF_PACKET); 0 or -errno. */
+int xr_hosts_send_frame(const struct xr_hosts *h, int host, const void *frame,
+			size_t len);
 
 /* Mounts bpffs on /sys/fs/bpf if nothing is mounted there. */
 int xr_ensure_bpffs(void);

@@ -25,7 +25,7 @@ static const struct {
 	const char *desc;
 	enum xr_stat_kind kind;
 } stat_info[XR_STAT_MAX] = {
-#define XR__STAT_INFO(sfx, k, n, d) [XR_STAT_##sfx] = { n, d, k },
+#define XR__STAT_INFO(sfx, n, k, d) [XR_STAT_##sfx] = { #n, d, k },
 	XR_STATS(XR__STAT_INFO)
 #undef XR__STAT_INFO
 };

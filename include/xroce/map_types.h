@@ -17,7 +17,7 @@
  * bpftool still prints a name per counter.
  */
 struct xr_stats {
-#define XR__STAT_FIELD(sfx, kind, name, desc) struct xr_stat_value sfx;
+#define XR__STAT_FIELD(sfx, name, kind, desc) struct xr_stat_value name;
 	XR_STATS(XR__STAT_FIELD)
 #undef XR__STAT_FIELD
 };
@@ -30,6 +30,26 @@ _Static_assert(sizeof(struct xr_stats) ==
 struct xr_xdp_cfg {
 	__u8 icrc_check;	/* verify the ICRC of every RoCE packet */
 	__u8 pad[7];
+};
+
+/*
+ * xr_info: what `xroce attach` did, written once after attaching so that
+ * `xroce status`, libxroce and bpftool can tell which attachment a pin
+ * directory belongs to.
+ */
+enum xr_attach_mode {
+	XR_ATTACH_NATIVE = 1,
+	XR_ATTACH_SKB = 2,
+};
+
+struct xr_attach_info {
+	__u32 ifindex;
+	__u32 prog_id;
+	__u64 netns_ino;	/* inode of the network namespace */
+	__u64 attach_time;	/* CLOCK_REALTIME seconds */
+	__u32 mode;		/* enum xr_attach_mode */
+	__u8 icrc_check;
+	__u8 pad[3];
 };
 
 #endif /* XROCE_MAP_TYPES_H */

@@ -19,52 +19,52 @@ enum xr_stat_kind {
 	XR_KIND_DROP,		/* RoCE packet dropped: malformed or not allowed */
 };
 
-/* X(ENUM_SUFFIX, kind, "name", "what it means") */
+/* X(ENUM_SUFFIX, field_name, kind, "what it means") */
 #define XR_STATS(X)                                                            \
-	X(PASS_NOT_ROCE, XR_KIND_PASS, "pass_not_roce",                        \
+	X(PASS_NOT_ROCE, pass_not_roce, XR_KIND_PASS,                        \
 	  "not UDP port 4791: passed to the kernel")                           \
-	X(ROCE_VALID, XR_KIND_OK, "roce_valid",                                \
+	X(ROCE_VALID, roce_valid, XR_KIND_OK,                                \
 	  "valid RoCEv2 packet (validator only, no consumer attached)")       \
-	X(ETH_TRUNC, XR_KIND_DROP, "eth_trunc",                                \
+	X(ETH_TRUNC, eth_trunc, XR_KIND_DROP,                                \
 	  "frame shorter than its Ethernet/VLAN header")                      \
-	X(IP_TRUNC, XR_KIND_DROP, "ip_trunc",                                  \
+	X(IP_TRUNC, ip_trunc, XR_KIND_DROP,                                  \
 	  "frame shorter than its IP header")                                  \
-	X(IP_BAD_VERSION, XR_KIND_DROP, "ip_bad_version",                      \
+	X(IP_BAD_VERSION, ip_bad_version, XR_KIND_DROP,                      \
 	  "IP version does not match the EtherType")                           \
-	X(IP_BAD_HLEN, XR_KIND_DROP, "ip_bad_hlen",                            \
+	X(IP_BAD_HLEN, ip_bad_hlen, XR_KIND_DROP,                            \
 	  "IPv4 header length not 20 (options are not RoCEv2)")               \
-	X(IP_BAD_LEN, XR_KIND_DROP, "ip_bad_len",                              \
+	X(IP_BAD_LEN, ip_bad_len, XR_KIND_DROP,                              \
 	  "IP length field larger than the frame or too small")                \
-	X(IP_BAD_CSUM, XR_KIND_DROP, "ip_bad_csum",                            \
+	X(IP_BAD_CSUM, ip_bad_csum, XR_KIND_DROP,                            \
 	  "IPv4 header checksum wrong")                                        \
-	X(IP_FRAGMENT, XR_KIND_DROP, "ip_fragment",                            \
+	X(IP_FRAGMENT, ip_fragment, XR_KIND_DROP,                            \
 	  "fragmented RoCEv2 datagram")                                        \
-	X(UDP_TRUNC, XR_KIND_DROP, "udp_trunc",                                \
+	X(UDP_TRUNC, udp_trunc, XR_KIND_DROP,                                \
 	  "IP payload shorter than a UDP header")                              \
-	X(UDP_BAD_LEN, XR_KIND_DROP, "udp_bad_len",                            \
+	X(UDP_BAD_LEN, udp_bad_len, XR_KIND_DROP,                            \
 	  "UDP length disagrees with the IP length")                           \
-	X(BTH_TRUNC, XR_KIND_DROP, "bth_trunc",                                \
+	X(BTH_TRUNC, bth_trunc, XR_KIND_DROP,                                \
 	  "UDP payload shorter than BTH + ICRC")                               \
-	X(BAD_TVER, XR_KIND_DROP, "bad_tver",                                  \
+	X(BAD_TVER, bad_tver, XR_KIND_DROP,                                  \
 	  "BTH transport header version is not 0")                             \
-	X(OPCODE_UNKNOWN, XR_KIND_DROP, "opcode_unknown",                      \
+	X(OPCODE_UNKNOWN, opcode_unknown, XR_KIND_DROP,                      \
 	  "opcode not defined for RC, UC, UD or CNP")                          \
-	X(HDR_TRUNC, XR_KIND_DROP, "hdr_trunc",                                \
+	X(HDR_TRUNC, hdr_trunc, XR_KIND_DROP,                                \
 	  "extension headers run past the ICRC")                               \
-	X(LEN_PAYLOAD, XR_KIND_DROP, "len_payload",                            \
+	X(LEN_PAYLOAD, len_payload, XR_KIND_DROP,                            \
 	  "payload on an opcode that carries none")                            \
-	X(LEN_PAD, XR_KIND_DROP, "len_pad",                                    \
+	X(LEN_PAD, len_pad, XR_KIND_DROP,                                    \
 	  "pad count invalid for this opcode and length")                      \
-	X(LEN_NOT_PMTU, XR_KIND_DROP, "len_not_pmtu",                          \
+	X(LEN_NOT_PMTU, len_not_pmtu, XR_KIND_DROP,                          \
 	  "FIRST/MIDDLE payload is not a whole path MTU")                      \
-	X(LEN_TOO_LONG, XR_KIND_DROP, "len_too_long",                          \
+	X(LEN_TOO_LONG, len_too_long, XR_KIND_DROP,                          \
 	  "payload longer than 4096 bytes")                                    \
-	X(LEN_UNALIGNED, XR_KIND_DROP, "len_unaligned",                        \
+	X(LEN_UNALIGNED, len_unaligned, XR_KIND_DROP,                        \
 	  "payload plus pad not a multiple of 4 bytes")                        \
-	X(ICRC_BAD, XR_KIND_DROP, "icrc_bad", "invariant CRC mismatch")
+	X(ICRC_BAD, icrc_bad, XR_KIND_DROP, "invariant CRC mismatch")
 
 enum xr_stat {
-#define XR__STAT_ENUM(sfx, kind, name, desc) XR_STAT_##sfx,
+#define XR__STAT_ENUM(sfx, name, kind, desc) XR_STAT_##sfx,
 	XR_STATS(XR__STAT_ENUM)
 #undef XR__STAT_ENUM
 	XR_STAT_MAX

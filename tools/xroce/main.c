@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
 
 #include "cli.h"
 
@@ -82,6 +83,13 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
+static int libxdp_print(enum libxdp_print_level level, const char *fmt, va_list ap)
+{
+	if (xr_cli.verbose < (level == LIBXDP_DEBUG ? 2 : 1))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
 int main(int argc, char **argv)
 {
 	const struct xr_cmd *found = NULL;
@@ -121,6 +129,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	libbpf_set_print(libbpf_print);
+	libxdp_set_print(libxdp_print);
 
 	len = strlen(argv[first]);
 	for (i = 0; i < N_CMDS; i++) {

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Attaching xroce's XDP program to an interface and finding it again.
+ *
+ * Pin layout (root: $XROCE_BPFFS, default /sys/fs/bpf/xroce):
+ *
+ *   <root>/<ifname>              interface in the initial network namespace
+ *   <root>/<ifname>@<netns>      interface in a named namespace (/run/netns/<netns>)
+ *   <root>/<ifname>@ns<inode>    interface in an unnamed namespace
+ *
+ * Each directory holds the program's maps (xr_stats, xr_info, ...), pinned
+ * by name. The program itself is held by libxdp's dispatcher pins
+ * (/sys/fs/bpf/xdp/, $LIBXDP_BPFFS). Every mutating operation holds an
+ * exclusive flock() on the root directory.
+ */
+#ifndef XROCE_LOADER_H
+#define XROCE_LOADER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <xroce/map_types.h>
+
+#define XR_PIN_ROOT_DEFAULT "/sys/fs/bpf/xroce"
+
+struct xr_attach_opts {
+	bool icrc_check;
+	enum xr_attach_mode mode;
+};
+
+struct xr_iface_status {
+	char ifname[32];
+	char pin_dir[PATH_MAX];
+	int ifindex;		/* 0: the interface is gone */
+	bool attached;		/* the program is still on the interface */
+	struct xr_attach_info info;
+	struct xr_stat_value counters[XR_STAT_MAX];	/* summed over CPUs */
+};
+
+/* Errors are negative errno values; @err gets a message naming the fix. */
+int xr_loader_attach(const char *ifname, const struct xr_attach_opts *o,
+		     char *err, size_t errlen);
+int xr_loader_detach(const char *ifname, char *err, size_t errlen);
+
+/*
+ * Status of one interface (@ifname) or of every attachment in the current
+ * network namespace (@ifname NULL). *out is malloc'ed; *n entries.
+ */
+int xr_loader_status(const char *ifname, struct xr_iface_status **out, int *n,
+		     char *err, size_t errlen);
+
+/* The pin root ($XROCE_BPFFS or the default). */
+const char *xr_pin_root(void);
+
+/* The pin directory of @ifname in the current network namespace. */
+int xr_pin_dir(const char *ifname, char *buf, size_t len);
+
+/* Mounts bpffs at /sys/fs/bpf if needed and creates the pin root. */
+int xr_bpffs_prepare(char *err, size_t errlen);
+
+/* Warns (returns true) when bpffs pins made here vanish with the process. */
+bool xr_private_mount_ns(void);
+
+#endif
