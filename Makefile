@@ -111,11 +111,11 @@ $(BUILD)/obj/selftests/%.o: selftests/%.c $(HDRS) $(GEN_HDRS) $(TEST_SKELS)
 
 $(LIB_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)mkdir -p $(@D) && rm -f $@ && ar rcs $@ $^
 
 $(LIB_SO): $(LIB_OBJS) user/libxroce.map
 	$(call msg,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libxroce.so.0 -Wl,--version-script=user/libxroce.map \
+	$(Q)mkdir -p $(@D) && $(CC) -shared -Wl,-soname,libxroce.so.0 -Wl,--version-script=user/libxroce.map \
 		-o $@ $(LIB_OBJS) $(LIBS)
 
 $(BUILD)/libxroce.so: $(LIB_SO)
@@ -123,15 +123,15 @@ $(BUILD)/libxroce.so: $(LIB_SO)
 
 $(BUILD)/libxroce.pc: user/libxroce.pc.in
 	$(call msg,GEN,$@)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
+	$(Q)mkdir -p $(@D) && sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
 
 $(BUILD)/xroce: $(CLI_OBJS) $(LIB_A)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIB_A) $(LIBS)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIB_A) $(LIBS)
 
 $(BUILD)/%: $(BUILD)/obj/tools/%.o $(LIB_A)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LIB_A) $(LIBS)
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -o $@ $< $(LIB_A) $(LIBS)
 
 $(BUILD)/selftests/test_progs: $(TEST_OBJS) $(LIB_A)
 	$(call msg,LD,$@)
