@@ -40,7 +40,8 @@ CFLAGS ?= -O2 -g
 XR_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wno-missing-field-initializers -fPIC -D_GNU_SOURCE \
 	-Iinclude -Iuser -Iloader -I$(BUILD)/gen
-LIBS := $(shell $(PKG_CONFIG) --libs libxdp libbpf libmnl 2>/dev/null || echo -lxdp -lbpf -lmnl) -lelf -lz -lpthread -lm
+LIBS := $(shell $(PKG_CONFIG) --libs libxdp libbpf libmnl 2>/dev/null || echo -lxdp -lbpf -lmnl) -lisal -lelf -lz -lpthread -lm
+BENCH_LIBS :=
 
 BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Werror -Wno-unused-function \
 	-Iinclude -Ibpf -I$(BUILD)/gen $(ARCH_INC)

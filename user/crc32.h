@@ -28,5 +28,6 @@ extern const struct xr_crc32_impl xr_crc32_impls[];
 uint32_t xr_crc32_bitwise(uint32_t reg, const void *buf, size_t len);
 uint32_t xr_crc32_slice8(uint32_t reg, const void *buf, size_t len);
 uint32_t xr_crc32_slice16(uint32_t reg, const void *buf, size_t len);
+uint32_t xr_crc32_isal(uint32_t reg, const void *buf, size_t len);
 
 #endif
