@@ -20,6 +20,14 @@
 #define XR_BODY_SCRATCH 8192
 #endif
 
+/* QPs per interface. */
+#ifndef XR_MAX_QPS
+#define XR_MAX_QPS 16384
+#endif
+
+/* IBV_QPS_RTR: a QP receives from this state on. */
+#define XR_QPS_RTR_VAL 2
+
 /* Verdict placeholder: not decided yet, keep processing. */
 #define XR_CONTINUE (-1)
 

@@ -25,6 +25,22 @@ struct {
 	__type(value, struct xr_attach_info);
 } xr_info SEC(".maps");
 
+/* Live QPs of this interface by QPN (see map_types.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, XR_MAX_QPS);
+	__type(key, __u32);
+	__type(value, struct xr_qp_entry);
+} xr_qps SEC(".maps");
+
+/* The AF_XDP sockets of the engines serving this interface. */
+struct {
+	__uint(type, BPF_MAP_TYPE_XSKMAP);
+	__uint(max_entries, XR_MAX_XSKS);
+	__type(key, __u32);
+	__type(value, __u32);
+} xr_xsks SEC(".maps");
+
 /* Per-CPU working memory: the verifier-visible copy of the packet. */
 struct xr_scratch {
 	__u8 hdr[XR_HDR_SCRATCH];

@@ -27,7 +27,8 @@
 #define XR_PROG_NAME "xroce_xdp"
 
 /* Maps pinned per interface; the per-CPU scratch is private to the program. */
-static const char *const pinned_maps[] = { "xr_stats", "xr_info" };
+static const char *const pinned_maps[] = { "xr_stats", "xr_info", "xr_qps",
+					   "xr_xsks" };
 #define N_PINNED (sizeof(pinned_maps) / sizeof(pinned_maps[0]))
 
 static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)

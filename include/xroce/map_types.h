@@ -52,4 +52,23 @@ struct xr_attach_info {
 	__u8 pad[3];
 };
 
+/*
+ * xr_qps: every QP of this interface, keyed by QPN (host order). libxroce
+ * writes an entry when the QP is created and on every state change, so the
+ * XDP program steers the QP's frames to the AF_XDP socket in xsk_slot of
+ * xr_xsks, and `bpftool map dump` shows live QPs by name. The fast path of
+ * a later version reads the same entry.
+ */
+struct xr_qp_entry {
+	__u32 qpn;
+	__u32 state;		/* enum xr_qp_state (IBV_QPS_* values) */
+	__u32 xsk_slot;		/* index into xr_xsks */
+	__u32 dest_qpn;
+	__u32 path_mtu;		/* bytes */
+	__u32 owner_pid;	/* process that created the QP */
+};
+
+/* xr_xsks slots: one AF_XDP socket per (interface, RX queue). */
+#define XR_MAX_XSKS 64
+
 #endif /* XROCE_MAP_TYPES_H */

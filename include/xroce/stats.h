@@ -24,7 +24,7 @@ enum xr_stat_kind {
 	X(PASS_NOT_ROCE, pass_not_roce, XR_KIND_PASS,                        \
 	  "not UDP port 4791: passed to the kernel")                           \
 	X(ROCE_VALID, roce_valid, XR_KIND_OK,                                \
-	  "valid RoCEv2 packet (validator only, no consumer attached)")       \
+	  "valid RoCEv2 packet for a live QP: to its AF_XDP socket")           \
 	X(ETH_TRUNC, eth_trunc, XR_KIND_DROP,                                \
 	  "frame shorter than its Ethernet/VLAN header")                      \
 	X(IP_TRUNC, ip_trunc, XR_KIND_DROP,                                  \
@@ -61,7 +61,13 @@ enum xr_stat_kind {
 	  "payload longer than 4096 bytes")                                    \
 	X(LEN_UNALIGNED, len_unaligned, XR_KIND_DROP,                        \
 	  "payload plus pad not a multiple of 4 bytes")                        \
-	X(ICRC_BAD, icrc_bad, XR_KIND_DROP, "invariant CRC mismatch")
+	X(ICRC_BAD, icrc_bad, XR_KIND_DROP, "invariant CRC mismatch")         \
+	X(QP_UNKNOWN, qp_unknown, XR_KIND_DROP,                              \
+	  "valid RoCEv2 packet for a QPN no QP of this interface has")        \
+	X(QP_NOT_READY, qp_not_ready, XR_KIND_DROP,                          \
+	  "packet for a QP in RESET or INIT (not yet receiving)")             \
+	X(XSK_MISSING, xsk_missing, XR_KIND_DROP,                            \
+	  "the QP's AF_XDP socket is gone (application exited)")
 
 enum xr_stat {
 #define XR__STAT_ENUM(sfx, name, kind, desc) XR_STAT_##sfx,

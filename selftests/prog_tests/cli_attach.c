@@ -153,7 +153,7 @@ XR_TEST_ROOT(cli_attach_lifecycle)
 	ASSERT_GE(json_counter(&h, 0, "pass_not_roce"), 4, "non-RoCE passed and counted");
 
 	/* RoCE traffic from host 1, replayed from rxe captures. */
-	before = json_counter(&h, 0, "roce_valid");
+	before = json_counter(&h, 0, "qp_unknown");
 	bad0 = json_counter(&h, 0, "icrc_bad");
 	replay_fixture(&h, "rxe/rc_pingpong_s4096_mtu4096.pcap", &r);
 	replay_fixture(&h, "rxe/atomic_bw_fetch_add.pcap", &r);
@@ -161,25 +161,25 @@ XR_TEST_ROOT(cli_attach_lifecycle)
 	ASSERT_EQ(r.failed, 0, "frames sent");
 	ASSERT_GE(r.sent, 100, "frames replayed");
 	usleep(100000);
-	after = json_counter(&h, 0, "roce_valid");
-	ASSERT_EQ(after - before, r.sent, "every replayed frame counted roce_valid");
+	after = json_counter(&h, 0, "qp_unknown");
+	ASSERT_EQ(after - before, r.sent, "every replayed frame (no QP) counted qp_unknown");
 	ASSERT_EQ(json_counter(&h, 0, "icrc_bad"), bad0, "no ICRC errors");
 
 	/* Corrupted payloads are counted as icrc_bad, not accepted. */
 	memset(&r, 0, sizeof(r));
 	r.corrupt_every = 3;
-	before = json_counter(&h, 0, "roce_valid");
+	before = json_counter(&h, 0, "qp_unknown");
 	replay_fixture(&h, "rxe/write_bw_s8192_mtu1024.pcap", &r);
 	usleep(100000);
 	ASSERT_GE(r.corrupted, 10, "frames corrupted");
 	ASSERT_EQ(json_counter(&h, 0, "icrc_bad") - bad0, r.corrupted, "icrc_bad");
-	ASSERT_EQ(json_counter(&h, 0, "roce_valid") - before, r.sent - r.corrupted,
+	ASSERT_EQ(json_counter(&h, 0, "qp_unknown") - before, r.sent - r.corrupted,
 		  "intact frames still valid");
 
 	/* Text status lists the attachment with its counters. */
 	st = xr_hosts_capture(&h, 0, out, sizeof(out), "%s status", xroce_bin);
 	ASSERT_EQ(st, 0, "status");
-	ASSERT_TRUE(strstr(out, "xr0: attached") && strstr(out, "roce_valid") &&
+	ASSERT_TRUE(strstr(out, "xr0: attached") && strstr(out, "qp_unknown") &&
 		    strstr(out, "icrc_bad"), "status text");
 
 	for (i = 0; i < 2; i++)
@@ -277,10 +277,10 @@ XR_TEST_ROOT(cli_coexist_with_xdp_loader)
 		ASSERT_NEQ(st, 0, "second program refused without a dispatcher");
 	}
 	ASSERT_OK(xr_hosts_sys(&h, 0, "ping -c2 -W2 %s >/dev/null", h.ip4[1]), "ping");
-	before = json_counter(&h, 0, "roce_valid");
+	before = json_counter(&h, 0, "qp_unknown");
 	replay_fixture(&h, "rxe/read_lat_s64_mtu1024.pcap", &r);
 	usleep(100000);
-	ASSERT_EQ(json_counter(&h, 0, "roce_valid") - before, r.sent,
+	ASSERT_EQ(json_counter(&h, 0, "qp_unknown") - before, r.sent,
 		  "xroce still counts RoCE");
 	ASSERT_OK(xr_hosts_sys(&h, 0, "%s detach xr0", xroce_bin), "detach");
 	if (!legacy) {

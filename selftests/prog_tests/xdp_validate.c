@@ -119,7 +119,7 @@ static int fixture_frame(const uint8_t *frame, uint32_t len, void *vctx)
 	xr_parse_frame(frame, len, XR_PARSE_ICRC, &pi);
 	if (pi.cls == XR_PKT_ROCE) {
 		f->roce++;
-		if (act != XDP_DROP || reason != XR_STAT_ROCE_VALID) {
+		if (act != XDP_DROP || reason != XR_STAT_QP_UNKNOWN) {
 			if (!f->bad++)
 				test__log("RoCE frame: action %d reason %s", act,
 					  xr_stat_name(reason));
@@ -189,10 +189,10 @@ XR_TEST_ROOT(xdp_rejects_malformed)
 		return;
 	memset(payload, 0x5a, sizeof(payload));
 	n = xr_frame_build(f, sizeof(f), &a, &h, payload, 100);
-	expect(&r, f, n, XDP_DROP, XR_STAT_ROCE_VALID, "baseline");
+	expect(&r, f, n, XDP_DROP, XR_STAT_QP_UNKNOWN, "baseline");
 	/* Ethernet padding after the datagram is ignored. */
 	memset(f + n, 0, 8);
-	expect(&r, f, n + 8, XDP_DROP, XR_STAT_ROCE_VALID, "trailing padding");
+	expect(&r, f, n + 8, XDP_DROP, XR_STAT_QP_UNKNOWN, "trailing padding");
 
 	expect(&r, f, 20, XDP_DROP, XR_STAT_IP_TRUNC, "truncated ip");
 	expect(&r, f, 38, XDP_DROP, XR_STAT_UDP_TRUNC, "truncated udp");
@@ -219,18 +219,18 @@ XR_TEST_ROOT(xdp_rejects_malformed)
 	MUTATE("icrc", n - 1, f[n - 1] ^ 0x80, XDP_DROP, XR_STAT_ICRC_BAD);
 	MUTATE("ip id", 19, f[19] ^ 1, XDP_DROP, XR_STAT_IP_BAD_CSUM);
 	/* A masked field may change without touching the ICRC. */
-	MUTATE("bth resv8a", 46, 0xc0, XDP_DROP, XR_STAT_ROCE_VALID);
+	MUTATE("bth resv8a", 46, 0xc0, XDP_DROP, XR_STAT_QP_UNKNOWN);
 
 	/* The same frame behind an 802.1Q tag, and over IPv6. */
 	a.vlan_tci = 7;
 	n = xr_frame_build(f, sizeof(f), &a, &h, payload, 100);
-	expect(&r, f, n, XDP_DROP, XR_STAT_ROCE_VALID, "vlan");
+	expect(&r, f, n, XDP_DROP, XR_STAT_QP_UNKNOWN, "vlan");
 	expect(&r, f, 16, XDP_DROP, XR_STAT_ETH_TRUNC, "truncated vlan tag");
 	a.vlan_tci = 0;
 	a.ip_version = 6;
 	n = xr_frame_build(f, sizeof(f), &a, &h, payload, 100);
-	expect(&r, f, n, XDP_DROP, XR_STAT_ROCE_VALID, "ipv6");
-	MUTATE("ipv6 flow label", 16, 0x55, XDP_DROP, XR_STAT_ROCE_VALID);
+	expect(&r, f, n, XDP_DROP, XR_STAT_QP_UNKNOWN, "ipv6");
+	MUTATE("ipv6 flow label", 16, 0x55, XDP_DROP, XR_STAT_QP_UNKNOWN);
 	MUTATE("ipv6 payload bit", 120, f[120] ^ 1, XDP_DROP, XR_STAT_ICRC_BAD);
 	expect(&r, f, 50, XDP_DROP, XR_STAT_IP_TRUNC, "truncated ipv6");
 
@@ -238,7 +238,7 @@ XR_TEST_ROOT(xdp_rejects_malformed)
 	a.ip_version = 4;
 	h.opcode = XR_OP_RC_SEND_ONLY;
 	n = xr_frame_build(f, sizeof(f), &a, &h, payload, 4096);
-	expect(&r, f, n, XDP_DROP, XR_STAT_ROCE_VALID, "4096 payload");
+	expect(&r, f, n, XDP_DROP, XR_STAT_QP_UNKNOWN, "4096 payload");
 	n = xr_frame_build(f, sizeof(f), &a, &h, payload, 4097);
 	expect(&r, f, n, XDP_DROP, XR_STAT_LEN_TOO_LONG, "4097 payload");
 	n = xr_frame_build(f, sizeof(f), &a, &h, payload, 8900);
@@ -257,7 +257,7 @@ XR_TEST_ROOT(xdp_icrc_switch_off)
 		return;
 	n = xr_frame_build(f, sizeof(f), &addr4, &h, payload, sizeof(payload));
 	f[n - 1] ^= 0xff;
-	expect(&r, f, n, XDP_DROP, XR_STAT_ROCE_VALID, "bad icrc accepted when off");
+	expect(&r, f, n, XDP_DROP, XR_STAT_QP_UNKNOWN, "bad icrc accepted when off");
 	run_close(&r);
 }
 
@@ -343,6 +343,9 @@ XR_TEST_ROOT(xdp_agrees_with_userspace_parser)
 			valid++;
 		else if (pi.cls == XR_PKT_MALFORMED)
 			malformed++;
+		/* No QP exists: what userspace calls valid, XDP drops as qp_unknown. */
+		if (pi.reason == XR_STAT_ROCE_VALID)
+			pi.reason = XR_STAT_QP_UNKNOWN;
 		if (act < 0 || reason != pi.reason ||
 		    act != (pi.cls == XR_PKT_NOT_ROCE ? XDP_PASS : XDP_DROP)) {
 			if (disagree++ < 5)
