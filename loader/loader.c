@@ -73,7 +73,7 @@ static void netns_suffix(char *buf, size_t len)
 	DIR *d;
 
 	buf[0] = '\0';
-	if (ns_ino("/proc/self/ns/net", &self, &sdev))
+	if (ns_ino("/proc/thread-self/ns/net", &self, &sdev))
 		return;
 	if (!ns_ino("/proc/1/ns/net", &init, &idev) && init == self && idev == sdev)
 		return;
@@ -100,7 +100,7 @@ static uint64_t current_netns_ino(void)
 	ino_t ino;
 	dev_t dev;
 
-	return ns_ino("/proc/self/ns/net", &ino, &dev) ? 0 : ino;
+	return ns_ino("/proc/thread-self/ns/net", &ino, &dev) ? 0 : ino;
 }
 
 int xr_pin_dir(const char *ifname, char *buf, size_t len)
