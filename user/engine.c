@@ -13,50 +13,41 @@
 
 #include "engine.h"
 
-void xr_sge_copy_out(const struct xr_sge *sge, int nsge, uint64_t off, void *dst,
-		     uint32_t len)
+/* Walks the scatter list from byte @off, copying @len bytes to or from @flat. */
+static void sge_copy(const struct xr_sge *sge, int nsge, uint64_t off,
+		     uint8_t *flat, uint32_t len, bool to_sge)
 {
-	uint8_t *d = dst;
 	int i;
 
 	for (i = 0; i < nsge && len; i++) {
+		uint8_t *mem = (uint8_t *)(uintptr_t)sge[i].addr;
 		uint32_t n;
 
 		if (off >= sge[i].length) {
 			off -= sge[i].length;
 			continue;
 		}
-		n = sge[i].length - off;
-		if (n > len)
-			n = len;
-		memcpy(d, (const uint8_t *)(uintptr_t)sge[i].addr + off, n);
-		d += n;
+		n = sge[i].length - off < len ? sge[i].length - off : len;
+		if (to_sge)
+			memcpy(mem + off, flat, n);
+		else
+			memcpy(flat, mem + off, n);
+		flat += n;
 		len -= n;
 		off = 0;
 	}
 }
 
+void xr_sge_copy_out(const struct xr_sge *sge, int nsge, uint64_t off, void *dst,
+		     uint32_t len)
+{
+	sge_copy(sge, nsge, off, dst, len, false);
+}
+
 void xr_sge_copy_in(const struct xr_sge *sge, int nsge, uint64_t off,
 		    const void *src, uint32_t len)
 {
-	const uint8_t *s = src;
-	int i;
-
-	for (i = 0; i < nsge && len; i++) {
-		uint32_t n;
-
-		if (off >= sge[i].length) {
-			off -= sge[i].length;
-			continue;
-		}
-		n = sge[i].length - off;
-		if (n > len)
-			n = len;
-		memcpy((uint8_t *)(uintptr_t)sge[i].addr + off, s, n);
-		s += n;
-		len -= n;
-		off = 0;
-	}
+	sge_copy(sge, nsge, off, (uint8_t *)src, len, true);
 }
 
 uint32_t xr_tx_room(struct xr_context *ctx)

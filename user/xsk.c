@@ -51,6 +51,12 @@ int xr_xsk_open(struct xr_xsk *x, const char *ifname, uint32_t queue_id,
 	}
 	ret = xsk_socket__create(&x->xsk, ifname, queue_id, x->umem, &x->rx, &x->tx,
 				 &scfg);
+	if (ret == -EBUSY) {
+		snprintf(err, errlen, "%s is in use by another xroce application or "
+			 "AF_XDP program (queue %u is taken; this version serves one "
+			 "application per interface)", ifname, queue_id);
+		goto fail;
+	}
 	if (ret) {
 		snprintf(err, errlen, "cannot bind an AF_XDP socket to %s queue %u: %s",
 			 ifname, queue_id, strerror(-ret));

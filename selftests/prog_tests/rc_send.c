@@ -4,9 +4,11 @@
  * engine, XDP steering), every byte verified.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "rc_util.h"
 #include "test_progs.h"
+#include "test_util.h"
 
 static void fill(uint8_t *b, size_t n, unsigned seed)
 {
@@ -59,4 +61,58 @@ XR_TEST_ROOT(rc_send_recv_pingpong)
 	ASSERT_EQ(it, 50, "iterations");
 out:
 	rc_pair_destroy(&p);
+}
+
+/* xroce-pingpong end to end, as ibv_rc_pingpong would be run. */
+XR_TEST_ROOT(pingpong_tool)
+{
+	static char out[8192];
+	char bin[512], pp[512], srv_log[64];
+	struct xr_hosts h;
+	int i, st;
+
+	snprintf(bin, sizeof(bin), "%s/xroce", test__builddir());
+	snprintf(pp, sizeof(pp), "%s/xroce-pingpong", test__builddir());
+	snprintf(srv_log, sizeof(srv_log), "/tmp/xrt%d-pp.log", (int)getpid());
+	if (xr_ensure_bpffs() || xr_hosts_create(&h, 0)) {
+		test__fail();
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		ASSERT_OK(xr_hosts_sys(&h, i, "%s attach xr0 2>/dev/null", bin), "attach");
+	for (i = 0; i < 3; i++) {
+		static const int sizes[] = { 1, 4096, 20000 };
+
+		ASSERT_OK(xr_hosts_sys(&h, 1, "(timeout 30 %s -g 1 -s %d -n 200 -m 1024 "
+				       "> %s 2>&1; echo rc=$? >> %s) &", pp, sizes[i],
+				       srv_log, srv_log), "server started");
+		usleep(300000);
+		st = xr_hosts_capture(&h, 0, out, sizeof(out),
+				      "timeout 30 %s -g 1 -s %d -n 200 -m 1024 %s%s %s",
+				      pp, sizes[i], i == 2 ? "-e " : "", "-d xr0", h.ip4[1]);
+		if (!ASSERT_EQ(st, 0, "client exit status"))
+			test__log("%s", out);
+		ASSERT_TRUE(strstr(out, "local address:  LID 0x0000, QPN 0x") &&
+			    strstr(out, "GID ::ffff:10.77.0.1"), "local address line");
+		ASSERT_TRUE(strstr(out, "remote address: LID 0x0000") &&
+			    strstr(out, "GID ::ffff:10.77.0.2"), "remote address line");
+		ASSERT_TRUE(strstr(out, "200 iters in ") && strstr(out, " usec/iter"),
+			    "iters line");
+		usleep(200000);
+		st = xr_sys("for t in $(seq 50); do grep -q rc= %s && break; sleep 0.1; done; "
+			    "grep -q rc=0 %s", srv_log, srv_log);
+		if (!ASSERT_EQ(st, 0, "server exit status"))
+			xr_sys("cat %s >&2", srv_log);
+	}
+	/* A second application on an interface in use is refused clearly. */
+	xr_hosts_sys(&h, 1, "(timeout 5 %s -g 1 -n 1 > /dev/null 2>&1 &)", pp);
+	usleep(300000);
+	st = xr_hosts_capture(&h, 1, out, sizeof(out), "timeout 5 %s -g 1 -p 18600 -n 1", pp);
+	ASSERT_NEQ(st, 0, "second application refused");
+	if (!ASSERT_TRUE(strstr(out, "in use by another xroce application"), "busy message"))
+		test__log("%s", out);
+	xr_sys("rm -f %s", srv_log);
+	for (i = 0; i < 2; i++)
+		xr_hosts_sys(&h, i, "%s detach xr0 >/dev/null 2>&1", bin);
+	xr_hosts_destroy(&h);
 }
