@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
@@ -101,12 +105,191 @@ int xr_hosts_create(struct xr_hosts *h, int mtu)
 	return 0;
 }
 
+struct xr_relay {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	volatile bool stop;
+	int fd[2];		/* [0] faces host 0, [1] faces host 1 */
+	int ifindex[2];
+	struct xr_relay_rules rules;
+	struct xr_relay_counts c;
+};
+
+static bool in_list(const unsigned *l, unsigned n)
+{
+	int i;
+
+	for (i = 0; i < XR_RELAY_MAX_RULES && l[i]; i++)
+		if (l[i] == n)
+			return true;
+	return false;
+}
+
+static bool is_roce(const uint8_t *f, ssize_t len)
+{
+	uint16_t proto = f[12] << 8 | f[13];
+
+	if (proto == 0x0800 && len >= 14 + 20 + 8)
+		return f[23] == 17 && (f[36] << 8 | f[37]) == 4791;
+	if (proto == 0x86dd && len >= 14 + 40 + 8)
+		return f[20] == 17 && (f[56] << 8 | f[57]) == 4791;
+	return false;
+}
+
+static void *relay_main(void *arg)
+{
+	struct xr_relay *r = arg;
+	static __thread uint8_t buf[16384];
+
+	while (!r->stop) {
+		struct pollfd pfd[2] = { { .fd = r->fd[0], .events = POLLIN },
+					 { .fd = r->fd[1], .events = POLLIN } };
+		int d;
+
+		if (poll(pfd, 2, 50) <= 0)
+			continue;
+		for (d = 0; d < 2; d++) {
+			struct sockaddr_ll from, to = { .sll_family = AF_PACKET,
+							 .sll_halen = ETH_ALEN };
+			socklen_t fl = sizeof(from);
+			ssize_t n;
+			int copies = 1;
+
+			if (!(pfd[d].revents & POLLIN))
+				continue;
+			n = recvfrom(r->fd[d], buf, sizeof(buf), MSG_DONTWAIT,
+				     (struct sockaddr *)&from, &fl);
+			if (n < 14 || from.sll_pkttype == PACKET_OUTGOING)
+				continue;
+			if (is_roce(buf, n)) {
+				unsigned k;
+
+				pthread_mutex_lock(&r->lock);
+				k = ++r->c.seen[d];
+				if (r->rules.drop_all[d] || in_list(r->rules.drop[d], k)) {
+					r->c.dropped[d]++;
+					copies = 0;
+				} else if (in_list(r->rules.dup[d], k)) {
+					r->c.duplicated[d]++;
+					copies = 2;
+				} else if (in_list(r->rules.corrupt[d], k)) {
+					r->c.corrupted[d]++;
+					buf[n - 10] ^= 0x20;	/* in the payload or header */
+				}
+				r->c.forwarded[d] += copies;
+				pthread_mutex_unlock(&r->lock);
+			}
+			to.sll_ifindex = r->ifindex[!d];
+			memcpy(to.sll_addr, buf, ETH_ALEN);
+			while (copies--)
+				sendto(r->fd[!d], buf, n, 0, (struct sockaddr *)&to, sizeof(to));
+		}
+	}
+	return NULL;
+}
+
+int xr_hosts_create_relay(struct xr_hosts *h, int mtu)
+{
+	struct xr_relay *r;
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->ns[0], XR_NS_NAMELEN, "xrt%d-a", (int)getpid());
+	snprintf(h->ns[1], XR_NS_NAMELEN, "xrt%d-b", (int)getpid());
+	snprintf(h->ns[2], XR_NS_NAMELEN, "xrt%d-m", (int)getpid());
+	snprintf(h->ifname, sizeof(h->ifname), "xr0");
+	h->mtu = mtu ? mtu : 1500;
+	for (i = 0; i < 2; i++) {
+		snprintf(h->ip4[i], sizeof(h->ip4[i]), "10.77.0.%d", i + 1);
+		snprintf(h->ip6[i], sizeof(h->ip6[i]), "fd77::%d", i + 1);
+	}
+	if (xr_sys("ip netns add %s && ip netns add %s && ip netns add %s",
+		   h->ns[0], h->ns[1], h->ns[2]) ||
+	    xr_sys("ip -n %s link add xr0 mtu %d type veth peer name ra netns %s mtu %d",
+		   h->ns[0], h->mtu, h->ns[2], h->mtu) ||
+	    xr_sys("ip -n %s link add xr0 mtu %d type veth peer name rb netns %s mtu %d",
+		   h->ns[1], h->mtu, h->ns[2], h->mtu) ||
+	    xr_sys("ip -n %s link set ra up && ip -n %s link set rb up",
+		   h->ns[2], h->ns[2])) {
+		test__log("creating the relay topology failed");
+		xr_hosts_destroy(h);
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (xr_sys("ip -n %s addr add %s/24 dev xr0 && "
+			   "ip -n %s addr add %s/64 dev xr0 nodad && "
+			   "ip -n %s link set xr0 up && ip -n %s link set lo up",
+			   h->ns[i], h->ip4[i], h->ns[i], h->ip6[i], h->ns[i],
+			   h->ns[i]) ||
+		    read_mac(h->ns[i], "xr0", h->mac[i]) || xr_hosts_enter(h, i)) {
+			test__log("configuring %s failed", h->ns[i]);
+			xr_hosts_destroy(h);
+			return -1;
+		}
+		h->ifindex[i] = if_nametoindex("xr0");
+		xr_hosts_enter(h, -1);
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || xr_hosts_enter(h, 2)) {
+		free(r);
+		xr_hosts_destroy(h);
+		return -1;
+	}
+	pthread_mutex_init(&r->lock, NULL);
+	for (i = 0; i < 2; i++) {
+		struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+					   .sll_protocol = htons(ETH_P_ALL) };
+
+		r->ifindex[i] = if_nametoindex(i ? "rb" : "ra");
+		r->fd[i] = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+		sll.sll_ifindex = r->ifindex[i];
+		if (r->fd[i] < 0 || bind(r->fd[i], (struct sockaddr *)&sll, sizeof(sll)))
+			test__log("relay socket: %s", strerror(errno));
+	}
+	xr_hosts_enter(h, -1);
+	h->relay = r;
+	if (pthread_create(&r->thread, NULL, relay_main, r)) {
+		h->relay = NULL;
+		free(r);
+		xr_hosts_destroy(h);
+		return -1;
+	}
+	return 0;
+}
+
+void xr_relay_set(struct xr_hosts *h, const struct xr_relay_rules *rules)
+{
+	struct xr_relay *r = h->relay;
+
+	pthread_mutex_lock(&r->lock);
+	r->rules = *rules;
+	memset(&r->c, 0, sizeof(r->c));
+	pthread_mutex_unlock(&r->lock);
+}
+
+void xr_relay_counts(struct xr_hosts *h, struct xr_relay_counts *c)
+{
+	struct xr_relay *r = h->relay;
+
+	pthread_mutex_lock(&r->lock);
+	*c = r->c;
+	pthread_mutex_unlock(&r->lock);
+}
+
 void xr_hosts_destroy(struct xr_hosts *h)
 {
 	int i;
 
 	xr_hosts_enter(h, -1);
-	for (i = 0; i < 2; i++)
+	if (h->relay) {
+		h->relay->stop = true;
+		pthread_join(h->relay->thread, NULL);
+		close(h->relay->fd[0]);
+		close(h->relay->fd[1]);
+		free(h->relay);
+		h->relay = NULL;
+	}
+	for (i = 0; i < 3; i++)
 		if (h->ns[i][0])
 			xr_sys("ip netns del %s 2>/dev/null", h->ns[i]);
 }

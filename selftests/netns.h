@@ -14,12 +14,16 @@
 #define XROCE_TEST_NETNS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define XR_NS_NAMELEN 32
 
+struct xr_relay;
+
 struct xr_hosts {
-	char ns[2][XR_NS_NAMELEN];
+	char ns[3][XR_NS_NAMELEN];	/* [2]: the relay, when there is one */
+	struct xr_relay *relay;
 	char ifname[16];		/* the same name in both namespaces */
 	int ifindex[2];
 	uint8_t mac[2][6];
@@ -31,6 +35,35 @@ struct xr_hosts {
 /* 0 or -1 (with a test__log line). mtu 0 keeps 1500. */
 int xr_hosts_create(struct xr_hosts *h, int mtu);
 void xr_hosts_destroy(struct xr_hosts *h);
+
+/*
+ * Like xr_hosts_create(), but the veth pair runs through a third namespace
+ * (xrt<pid>-m) whose thread forwards every frame between its two veths
+ * with AF_PACKET sockets, so a test can drop, duplicate or corrupt chosen
+ * RoCE frames in flight (see struct xr_relay_rules).
+ */
+int xr_hosts_create_relay(struct xr_hosts *h, int mtu);
+
+/*
+ * Faults by ordinal (1-based) of the RoCE frames (UDP port 4791) seen in
+ * each direction: [0] host 0 -> host 1, [1] host 1 -> host 0. Zeros end a
+ * list. Changes take effect for frames seen afterwards.
+ */
+#define XR_RELAY_MAX_RULES 16
+struct xr_relay_rules {
+	unsigned drop[2][XR_RELAY_MAX_RULES];
+	unsigned dup[2][XR_RELAY_MAX_RULES];
+	unsigned corrupt[2][XR_RELAY_MAX_RULES];
+	bool drop_all[2];
+};
+
+struct xr_relay_counts {
+	unsigned seen[2], dropped[2], duplicated[2], corrupted[2], forwarded[2];
+};
+
+/* Replaces the rules and zeroes the frame ordinals and counters. */
+void xr_relay_set(struct xr_hosts *h, const struct xr_relay_rules *r);
+void xr_relay_counts(struct xr_hosts *h, struct xr_relay_counts *c);
 
 /* Moves the calling thread into host 0 or 1; -1 restores the original. */
 int xr_hosts_enter(const struct xr_hosts *h, int host);

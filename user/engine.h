@@ -72,6 +72,7 @@ struct xr_send_wqe {
 	uint32_t first_psn;	/* valid once started */
 	uint32_t npkts;		/* PSNs the message occupies */
 	uint32_t rd_pkts;	/* READ: response packets placed so far */
+	uint32_t rd_base;	/* READ: first packet the last request asked for */
 	bool started;
 	bool done;		/* READ: every response arrived */
 };
