@@ -64,7 +64,7 @@ static int read_mac(const char *ns, const char *ifname, uint8_t mac[6])
 	return 0;
 }
 
-int xr_hosts_create(struct xr_hosts *h, int mtu)
+static void init_names(struct xr_hosts *h, int mtu)
 {
 	int i;
 
@@ -77,6 +77,29 @@ int xr_hosts_create(struct xr_hosts *h, int mtu)
 		snprintf(h->ip4[i], sizeof(h->ip4[i]), "10.77.0.%d", i + 1);
 		snprintf(h->ip6[i], sizeof(h->ip6[i]), "fd77::%d", i + 1);
 	}
+}
+
+/* Addresses, link up, MAC and ifindex of host @i's xr0. */
+static int configure_host(struct xr_hosts *h, int i)
+{
+	if (xr_sys("ip -n %s addr add %s/24 dev xr0 && "
+		   "ip -n %s addr add %s/64 dev xr0 nodad && "
+		   "ip -n %s link set xr0 up && ip -n %s link set lo up",
+		   h->ns[i], h->ip4[i], h->ns[i], h->ip6[i], h->ns[i], h->ns[i]) ||
+	    read_mac(h->ns[i], "xr0", h->mac[i]) || xr_hosts_enter(h, i)) {
+		test__log("configuring %s failed", h->ns[i]);
+		return -1;
+	}
+	h->ifindex[i] = if_nametoindex("xr0");
+	xr_hosts_enter(h, -1);
+	return 0;
+}
+
+int xr_hosts_create(struct xr_hosts *h, int mtu)
+{
+	int i;
+
+	init_names(h, mtu);
 	if (xr_sys("ip netns add %s && ip netns add %s", h->ns[0], h->ns[1]) ||
 	    xr_sys("ip -n %s link add xr0 mtu %d type veth peer name xr0 netns %s mtu %d",
 		   h->ns[0], h->mtu, h->ns[1], h->mtu)) {
@@ -84,24 +107,11 @@ int xr_hosts_create(struct xr_hosts *h, int mtu)
 		xr_hosts_destroy(h);
 		return -1;
 	}
-	for (i = 0; i < 2; i++) {
-		if (xr_sys("ip -n %s addr add %s/24 dev xr0 && "
-			   "ip -n %s addr add %s/64 dev xr0 nodad && "
-			   "ip -n %s link set xr0 up && ip -n %s link set lo up",
-			   h->ns[i], h->ip4[i], h->ns[i], h->ip6[i], h->ns[i],
-			   h->ns[i]) ||
-		    read_mac(h->ns[i], "xr0", h->mac[i])) {
-			test__log("configuring %s failed", h->ns[i]);
+	for (i = 0; i < 2; i++)
+		if (configure_host(h, i)) {
 			xr_hosts_destroy(h);
 			return -1;
 		}
-		if (xr_hosts_enter(h, i)) {
-			xr_hosts_destroy(h);
-			return -1;
-		}
-		h->ifindex[i] = if_nametoindex("xr0");
-		xr_hosts_enter(h, -1);
-	}
 	return 0;
 }
 
@@ -193,16 +203,8 @@ int xr_hosts_create_relay(struct xr_hosts *h, int mtu)
 	struct xr_relay *r;
 	int i;
 
-	memset(h, 0, sizeof(*h));
-	snprintf(h->ns[0], XR_NS_NAMELEN, "xrt%d-a", (int)getpid());
-	snprintf(h->ns[1], XR_NS_NAMELEN, "xrt%d-b", (int)getpid());
+	init_names(h, mtu);
 	snprintf(h->ns[2], XR_NS_NAMELEN, "xrt%d-m", (int)getpid());
-	snprintf(h->ifname, sizeof(h->ifname), "xr0");
-	h->mtu = mtu ? mtu : 1500;
-	for (i = 0; i < 2; i++) {
-		snprintf(h->ip4[i], sizeof(h->ip4[i]), "10.77.0.%d", i + 1);
-		snprintf(h->ip6[i], sizeof(h->ip6[i]), "fd77::%d", i + 1);
-	}
 	if (xr_sys("ip netns add %s && ip netns add %s && ip netns add %s",
 		   h->ns[0], h->ns[1], h->ns[2]) ||
 	    xr_sys("ip -n %s link add xr0 mtu %d type veth peer name ra netns %s mtu %d",
@@ -215,20 +217,11 @@ int xr_hosts_create_relay(struct xr_hosts *h, int mtu)
 		xr_hosts_destroy(h);
 		return -1;
 	}
-	for (i = 0; i < 2; i++) {
-		if (xr_sys("ip -n %s addr add %s/24 dev xr0 && "
-			   "ip -n %s addr add %s/64 dev xr0 nodad && "
-			   "ip -n %s link set xr0 up && ip -n %s link set lo up",
-			   h->ns[i], h->ip4[i], h->ns[i], h->ip6[i], h->ns[i],
-			   h->ns[i]) ||
-		    read_mac(h->ns[i], "xr0", h->mac[i]) || xr_hosts_enter(h, i)) {
-			test__log("configuring %s failed", h->ns[i]);
+	for (i = 0; i < 2; i++)
+		if (configure_host(h, i)) {
 			xr_hosts_destroy(h);
 			return -1;
 		}
-		h->ifindex[i] = if_nametoindex("xr0");
-		xr_hosts_enter(h, -1);
-	}
 	r = calloc(1, sizeof(*r));
 	if (!r || xr_hosts_enter(h, 2)) {
 		free(r);

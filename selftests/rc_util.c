@@ -36,58 +36,64 @@ int rc_wait(struct xr_cq *cq, struct xr_wc *wc, int n, int ms)
 	return got;
 }
 
-int rc_connect(struct rc_pair *p, int a, int qi, const struct rc_opts *o)
+int rc_connect_qp(struct xr_qp *qp, uint32_t dest_qpn, const union xr_gid *dgid,
+		  int gidx, uint32_t sq_psn, uint32_t rq_psn, const struct rc_opts *o)
 {
-	int b = !a;
 	struct xr_qp_attr attr = { 0 };
-	union xr_gid dgid;
-	int gidx = o->ipv6 ? 2 : 1;
 
-	if (xr_query_gid(p->e[b].ctx, 1, gidx, &dgid)) {
-		test__log("query_gid: %s", xr_last_error());
-		return -1;
-	}
 	attr.qp_state = XR_QPS_INIT;
 	attr.port_num = 1;
 	attr.qp_access_flags = XR_ACCESS_LOCAL_WRITE | XR_ACCESS_REMOTE_WRITE |
 			       XR_ACCESS_REMOTE_READ;
-	if (xr_modify_qp(p->e[a].qp[qi], &attr, XR_QP_STATE | XR_QP_PKEY_INDEX |
-			 XR_QP_PORT | XR_QP_ACCESS_FLAGS)) {
+	if (xr_modify_qp(qp, &attr, XR_QP_STATE | XR_QP_PKEY_INDEX | XR_QP_PORT |
+			 XR_QP_ACCESS_FLAGS)) {
 		test__log("INIT: %s", xr_last_error());
 		return -1;
 	}
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = XR_QPS_RTR;
 	attr.path_mtu = o->path_mtu ? o->path_mtu : XR_MTU_1024;
-	attr.dest_qp_num = p->e[b].qp[qi]->qp_num;
-	attr.rq_psn = o->psn[b];
+	attr.dest_qp_num = dest_qpn;
+	attr.rq_psn = rq_psn;
 	attr.max_dest_rd_atomic = 16;
 	attr.min_rnr_timer = o->min_rnr_timer ? o->min_rnr_timer : 1;
 	attr.ah_attr.is_global = 1;
 	attr.ah_attr.port_num = 1;
-	attr.ah_attr.grh.dgid = dgid;
+	attr.ah_attr.grh.dgid = *dgid;
 	attr.ah_attr.grh.sgid_index = gidx;
 	attr.ah_attr.grh.hop_limit = 64;
-	if (xr_modify_qp(p->e[a].qp[qi], &attr, XR_QP_STATE | XR_QP_AV |
-			 XR_QP_PATH_MTU | XR_QP_DEST_QPN | XR_QP_RQ_PSN |
-			 XR_QP_MAX_DEST_RD_ATOMIC | XR_QP_MIN_RNR_TIMER)) {
+	if (xr_modify_qp(qp, &attr, XR_QP_STATE | XR_QP_AV | XR_QP_PATH_MTU |
+			 XR_QP_DEST_QPN | XR_QP_RQ_PSN | XR_QP_MAX_DEST_RD_ATOMIC |
+			 XR_QP_MIN_RNR_TIMER)) {
 		test__log("RTR: %s", xr_last_error());
 		return -1;
 	}
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = XR_QPS_RTS;
-	attr.sq_psn = o->psn[a];
+	attr.sq_psn = sq_psn;
 	attr.timeout = o->timeout ? o->timeout : 12;
 	attr.retry_cnt = o->retry_cnt ? o->retry_cnt : 7;
 	attr.rnr_retry = o->rnr_retry ? o->rnr_retry : 7;
 	attr.max_rd_atomic = 16;
-	if (xr_modify_qp(p->e[a].qp[qi], &attr, XR_QP_STATE | XR_QP_TIMEOUT |
-			 XR_QP_RETRY_CNT | XR_QP_RNR_RETRY | XR_QP_SQ_PSN |
-			 XR_QP_MAX_QP_RD_ATOMIC)) {
+	if (xr_modify_qp(qp, &attr, XR_QP_STATE | XR_QP_TIMEOUT | XR_QP_RETRY_CNT |
+			 XR_QP_RNR_RETRY | XR_QP_SQ_PSN | XR_QP_MAX_QP_RD_ATOMIC)) {
 		test__log("RTS: %s", xr_last_error());
 		return -1;
 	}
 	return 0;
+}
+
+int rc_connect(struct rc_pair *p, int a, int qi, const struct rc_opts *o)
+{
+	int b = !a, gidx = o->ipv6 ? 2 : 1;
+	union xr_gid dgid;
+
+	if (xr_query_gid(p->e[b].ctx, 1, gidx, &dgid)) {
+		test__log("query_gid: %s", xr_last_error());
+		return -1;
+	}
+	return rc_connect_qp(p->e[a].qp[qi], p->e[b].qp[qi]->qp_num, &dgid, gidx,
+			     o->psn[a], o->psn[b], o);
 }
 
 int rc_pair_create(struct rc_pair *p, const struct rc_opts *o)

@@ -51,4 +51,8 @@ int rc_wait(struct xr_cq *cq, struct xr_wc *wc, int n, int ms);
 /* Moves a QP of host @a to RTS against the QP of host @b (same index). */
 int rc_connect(struct rc_pair *p, int a, int qi, const struct rc_opts *o);
 
+/* The same for any QP: INIT, RTR against (dest_qpn, dgid), RTS. */
+int rc_connect_qp(struct xr_qp *qp, uint32_t dest_qpn, const union xr_gid *dgid,
+		  int gidx, uint32_t sq_psn, uint32_t rq_psn, const struct rc_opts *o);
+
 #endif

@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+
+#include <xroce/map_types.h>
 
 #include "engine.h"
 #include "loader.h"
@@ -130,6 +133,23 @@ static uint64_t netns_ino(void)
 	return stat("/proc/thread-self/ns/net", &st) ? 0 : st.st_ino;
 }
 
+/* QPs left in xr_qps by a process that died without closing its device. */
+static void reap_stale_qps(int map_fd)
+{
+	struct xr_qp_entry e;
+	__u32 key, next, *prev = NULL;
+
+	while (!bpf_map_get_next_key(map_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(map_fd, &key, &e) && e.owner_pid &&
+		    kill((pid_t)e.owner_pid, 0) && errno == ESRCH) {
+			bpf_map_delete_elem(map_fd, &key);
+			prev = NULL;	/* the iteration restarts after a delete */
+		}
+	}
+}
+
 static void *progress_thread(void *arg)
 {
 	struct xr_context *ctx = arg;
@@ -229,6 +249,7 @@ struct xr_context *xr_open_device(const char *ifname)
 			   ifname);
 		goto fail;
 	}
+	reap_stale_qps(ctx->qps_map_fd);
 	ret = xr_link_info(ctx->ifindex, ctx->mac, &ctx->ifmtu);
 	if (ret) {
 		xr_set_err(-ret, "cannot read %s's address: %s", ifname, strerror(-ret));

@@ -288,3 +288,171 @@ XR_TEST_ROOT(rc_api_misuse)
 out:
 	rc_pair_destroy(&p);
 }
+
+struct peer_info {
+	uint32_t qpn, rkey;
+	uint64_t addr;
+	union xr_gid gid;
+};
+
+/* The passive peer: a process of its own that the test kills. */
+static void peer_main(struct xr_hosts *h, int to_parent, int from_parent,
+		      const struct rc_opts *o)
+{
+	struct xr_qp_init_attr ia = { .qp_type = XR_QPT_RC,
+				      .cap = { 16, 16, 1, 1, 0 } };
+	struct peer_info me = { 0 }, them;
+	struct xr_context *ctx;
+	struct xr_pd *pd;
+	struct xr_mr *mr;
+	struct xr_qp *qp;
+	static uint8_t buf[1 << 20];
+
+	if (xr_hosts_enter(h, 1) || !(ctx = xr_open_device("xr0")))
+		_exit(2);
+	pd = xr_alloc_pd(ctx);
+	mr = xr_reg_mr(pd, buf, sizeof(buf), XR_ACCESS_LOCAL_WRITE |
+		       XR_ACCESS_REMOTE_WRITE);
+	ia.send_cq = ia.recv_cq = xr_create_cq(ctx, 64, NULL);
+	qp = xr_create_qp(pd, &ia);
+	if (!mr || !qp || xr_query_gid(ctx, 1, 1, &me.gid))
+		_exit(3);
+	me.qpn = qp->qp_num;
+	me.rkey = mr->rkey;
+	me.addr = (uintptr_t)buf;
+	if (write(to_parent, &me, sizeof(me)) != sizeof(me) ||
+	    read(from_parent, &them, sizeof(them)) != sizeof(them) ||
+	    rc_connect_qp(qp, them.qpn, &them.gid, 1, 200, 100, o))
+		_exit(4);
+	if (write(to_parent, &me, 1) != 1)
+		_exit(5);
+	for (;;)
+		pause();	/* the progress thread answers the WRITEs */
+}
+
+/*
+ * The peer process is killed (SIGKILL) in the middle of a stream of RDMA
+ * WRITEs: the requester ends in RETRY_EXC_ERR after retry_cnt + 1 local
+ * ACK timeouts, the rest is flushed, nothing hangs.
+ */
+XR_TEST_ROOT(rc_peer_killed_mid_transfer)
+{
+	struct rc_opts o = { .timeout = 12, .retry_cnt = 3 };
+	int up[2], down[2], i, status, posted = 0, done = 0, errs = 0, flushed = 0;
+	struct xr_qp_init_attr ia = { .qp_type = XR_QPT_RC,
+				      .cap = { 64, 16, 1, 1, 0 } };
+	struct peer_info me = { 0 }, peer;
+	struct xr_context *ctx = NULL;
+	struct xr_pd *pd = NULL;
+	struct xr_mr *mr = NULL;
+	struct xr_qp *qp = NULL;
+	struct xr_cq *cq = NULL;
+	static uint8_t buf[1 << 20];
+	uint64_t t_kill = 0, t_err = 0, t_start = 0;
+	struct xr_hosts h;
+	char bin[512];
+	pid_t pid;
+
+	snprintf(bin, sizeof(bin), "%s/xroce", test__builddir());
+	if (xr_ensure_bpffs() || xr_hosts_create(&h, 0) || pipe(up) || pipe(down)) {
+		test__fail();
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		ASSERT_OK(xr_hosts_sys(&h, i, "%s attach xr0 2>/dev/null", bin), "attach");
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		peer_main(&h, up[1], down[0], &o);
+	if (!ASSERT_GE(pid, 1, "fork") ||
+	    !ASSERT_EQ(read(up[0], &peer, sizeof(peer)), sizeof(peer), "peer info"))
+		goto out;
+	if (xr_hosts_enter(&h, 0))
+		goto out;
+	ctx = xr_open_device("xr0");
+	xr_hosts_enter(&h, -1);
+	if (!ASSERT_OK_PTR(ctx, "open_device"))
+		goto out;
+	pd = xr_alloc_pd(ctx);
+	mr = xr_reg_mr(pd, buf, sizeof(buf), XR_ACCESS_LOCAL_WRITE);
+	ia.send_cq = ia.recv_cq = cq = xr_create_cq(ctx, 256, NULL);
+	qp = xr_create_qp(pd, &ia);
+	if (!ASSERT_OK_PTR(qp, "create_qp") ||
+	    !ASSERT_OK(xr_query_gid(ctx, 1, 1, &me.gid), "gid"))
+		goto out;
+	me.qpn = qp->qp_num;
+	if (!ASSERT_EQ(write(down[1], &me, sizeof(me)), sizeof(me), "send info") ||
+	    !ASSERT_OK(rc_connect_qp(qp, peer.qpn, &peer.gid, 1, 100, 200, &o), "connect") ||
+	    !ASSERT_EQ(read(up[0], &me, 1), 1, "peer connected"))
+		goto out;
+
+	/* Keep up to 32 WRITEs of 64 KiB in flight; kill the peer after 300 ms. */
+	for (;;) {
+		struct xr_wc wc[16];
+		uint64_t now = ms_now();
+		int n;
+
+		if (!t_start)
+			t_start = now;
+		while (!t_err && posted - done < 32) {
+			struct xr_sge s = { (uintptr_t)buf, 65536, mr->lkey };
+			struct xr_send_wr w = { .wr_id = posted, .sg_list = &s, .num_sge = 1,
+						.opcode = XR_WR_RDMA_WRITE,
+						.send_flags = XR_SEND_SIGNALED };
+
+			w.rdma.remote_addr = peer.addr + (posted % 16) * 65536;
+			w.rdma.rkey = peer.rkey;
+			if (xr_post_send(qp, &w, NULL))
+				break;
+			posted++;
+		}
+		if (!t_kill && done >= 20) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			pid = 0;
+			t_kill = ms_now();
+		}
+		n = xr_poll_cq(cq, 16, wc);
+		for (i = 0; i < n; i++) {
+			done++;
+			if (wc[i].status == XR_WC_RETRY_EXC_ERR && !errs++)
+				t_err = ms_now();
+			else if (wc[i].status == XR_WC_WR_FLUSH_ERR)
+				flushed++;
+			else if (wc[i].status != XR_WC_SUCCESS)
+				test__log("unexpected status %d", wc[i].status);
+		}
+		if (t_err && done == posted)
+			break;
+		if ((t_kill && ms_now() - t_kill > 5000) || now - t_start > 20000)
+			break;
+		if (!n)
+			usleep(50);
+	}
+	ASSERT_GE(t_kill, 1, "peer killed mid-transfer");
+	ASSERT_EQ(errs, 1, "one RETRY_EXC_ERR");
+	ASSERT_EQ(done, posted, "every WR completed");
+	ASSERT_GE(flushed, 1, "the rest flushed");
+	test__log("%d WRITEs completed before the kill; RETRY_EXC_ERR %llu ms after it "
+		  "(bound (3 + 1) x 16.8 ms + 100)", posted - errs - flushed,
+		  (unsigned long long)(t_err - t_kill));
+	ASSERT_LE(t_err - t_kill, 4 * 17 + 100, "within retry_cnt x timeout");
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	if (qp)
+		xr_destroy_qp(qp);
+	if (cq)
+		xr_destroy_cq(cq);
+	if (mr)
+		xr_dereg_mr(mr);
+	if (pd)
+		xr_dealloc_pd(pd);
+	if (ctx)
+		xr_close_device(ctx);
+	for (i = 0; i < 2; i++)
+		xr_hosts_sys(&h, i, "%s detach xr0 >/dev/null 2>&1", bin);
+	xr_hosts_destroy(&h);
+}

@@ -307,3 +307,32 @@ XR_TEST_ROOT(rc_psn_wrap)
 out:
 	rc_pair_destroy(&p);
 }
+
+/* The same operations between IPv6 GIDs (index 2: fd77::1 and fd77::2). */
+XR_TEST_ROOT(rc_ops_ipv6)
+{
+	static const enum xr_wr_opcode ops[] = { XR_WR_SEND_WITH_IMM, XR_WR_RDMA_WRITE,
+						 XR_WR_RDMA_READ };
+	struct rc_opts o = { .ipv6 = 1, .psn = { 1, 2 } };
+	struct rc_pair p;
+	union xr_gid g;
+	unsigned i, ok = 0;
+
+	if (rc_pair_create(&p, &o)) {
+		test__fail();
+		goto out;
+	}
+	ASSERT_OK(xr_query_gid(p.e[0].ctx, 1, 2, &g), "gid 2");
+	ASSERT_TRUE(g.raw[0] == 0xfd && g.raw[1] == 0x77 && g.raw[15] == 1, "gid 2 is fd77::1");
+	ASSERT_OK(xr_query_gid(p.e[0].ctx, 1, 1, &g), "gid 1");
+	ASSERT_TRUE(g.raw[10] == 0xff && g.raw[11] == 0xff && g.raw[12] == 10 &&
+		    g.raw[15] == 1, "gid 1 is ::ffff:10.77.0.1");
+	for (i = 0; i < 6; i++) {
+		struct op_case c = { .op = ops[i % 3], .len = 1000 + 2000 * i, .nsge = 2 };
+
+		ok += run_op(&p, i & 1, 0, &c, 900 + i);
+	}
+	ASSERT_EQ(ok, 6, "IPv6 operations verified");
+out:
+	rc_pair_destroy(&p);
+}
