@@ -150,31 +150,46 @@ static void reap_stale_qps(int map_fd)
 	}
 }
 
+/*
+ * While the application polls a CQ it runs the engine itself; the thread
+ * then stays off the AF_XDP socket (a wakeup per frame would cost more
+ * than it saves) and only keeps the timers. When the application stops
+ * polling for XR_APP_IDLE_US, the thread takes over receiving.
+ */
+#define XR_APP_IDLE_US 2000
+
 static void *progress_thread(void *arg)
 {
 	struct xr_context *ctx = arg;
 
 	while (!ctx->stop) {
 		struct pollfd pfd[2] = {
-			{ .fd = ctx->xsk.fd, .events = POLLIN },
 			{ .fd = ctx->wake_fd, .events = POLLIN },
+			{ .fd = ctx->xsk.fd, .events = POLLIN },
 		};
-		uint64_t deadline, now;
+		uint64_t deadline, now, app;
 		struct timespec ts;
 		long us = 100000;
+		int nfd = 2;
 
 		pthread_mutex_lock(&ctx->lock);
-		xr_engine_progress(ctx);
+		xr_engine_progress(ctx, false);
 		deadline = xr_engine_next_deadline(ctx);
 		pthread_mutex_unlock(&ctx->lock);
 		now = xr_now_us();
+		app = ctx->app_poll_us;
 		if (deadline)
 			us = deadline > now ? (long)(deadline - now) : 0;
+		if (now - app < XR_APP_IDLE_US) {
+			nfd = 1;
+			if (us > (long)(app + XR_APP_IDLE_US - now))
+				us = app + XR_APP_IDLE_US - now;
+		}
 		if (us > 100000)
 			us = 100000;
 		ts.tv_sec = us / 1000000;
 		ts.tv_nsec = (us % 1000000) * 1000;
-		if (us && ppoll(pfd, 2, &ts, NULL) > 0 && (pfd[1].revents & POLLIN)) {
+		if (us && ppoll(pfd, nfd, &ts, NULL) > 0 && (pfd[0].revents & POLLIN)) {
 			uint64_t v;
 
 			if (read(ctx->wake_fd, &v, sizeof(v)) < 0)
@@ -310,6 +325,8 @@ int xr_close_device(struct xr_context *ctx)
 		(void)!write(ctx->wake_fd, &one, sizeof(one));
 		pthread_join(ctx->thread, NULL);
 	}
+	if (ctx->xsk.xsk)
+		xr_xsk_tx_kick(&ctx->xsk);
 	for (i = 0; i < XR_MAX_QP; i++)
 		if (ctx->qps[i])
 			bpf_map_delete_elem(ctx->qps_map_fd, &ctx->qps[i]->pub.qp_num);

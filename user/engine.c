@@ -151,7 +151,7 @@ static void rx_frame(void *vctx, uint8_t *frame, uint32_t len)
 		ctx->ctr.rx_not_req++;
 }
 
-void xr_engine_progress(struct xr_context *ctx)
+void xr_engine_progress(struct xr_context *ctx, bool defer_kick)
 {
 	uint64_t now;
 	int n, budget = 8, i, nq;
@@ -183,7 +183,8 @@ void xr_engine_progress(struct xr_context *ctx)
 			xr_req_progress(qp);
 		}
 	}
-	xr_xsk_tx_kick(&ctx->xsk);
+	if (!defer_kick)
+		xr_xsk_tx_kick(&ctx->xsk);
 }
 
 uint64_t xr_engine_next_deadline(struct xr_context *ctx)
@@ -205,6 +206,13 @@ uint64_t xr_engine_next_deadline(struct xr_context *ctx)
 		/* Work waiting for TX room: come back soon. */
 		if (qp->rd_count || qp->sq_cur != qp->sq_tail)
 			d = xr_now_us() + 50;
+	}
+	/* Frames the application's thread left queued: send them soon. */
+	if (ctx->xsk.tx_pending) {
+		uint64_t soon = xr_now_us() + 20;
+
+		if (!d || soon < d)
+			d = soon;
 	}
 	return d;
 }

@@ -169,6 +169,7 @@ struct xr_context {
 	bool thread_started;
 	volatile bool stop;
 	int wake_fd;		/* eventfd: wakes the progress thread */
+	volatile uint64_t app_poll_us;	/* last xr_poll_cq by the application */
 
 	struct xr_xsk xsk;
 	struct xr_neigh neigh;	/* sockets in the device's netns */
@@ -215,8 +216,12 @@ int xr_send_frame(struct xr_qp_impl *qp, const struct xr_frame_hdrs *h,
 		  uint32_t paylen);
 uint32_t xr_tx_room(struct xr_context *ctx);
 
-/* Engine: one pass over RX and timers; the caller holds ctx->lock. */
-void xr_engine_progress(struct xr_context *ctx);
+/*
+ * Engine: one pass over RX and timers; the caller holds ctx->lock. With
+ * @defer_kick, frames built in this pass (ACKs) stay queued for the next
+ * kick, so that they leave together with what the application posts next.
+ */
+void xr_engine_progress(struct xr_context *ctx, bool defer_kick);
 /* The earliest timer of any QP (0: none). */
 uint64_t xr_engine_next_deadline(struct xr_context *ctx);
 

@@ -222,9 +222,19 @@ int xr_poll_cq(struct xr_cq *cq, int n, struct xr_wc *wc)
 
 	if (n < 0)
 		return -xr_set_err(EINVAL, "negative count");
+	/* An armed CQ means the application is about to sleep on its event. */
+	if (!cq->armed)
+		ctx->app_poll_us = xr_now_us();
 	pthread_mutex_lock(&ctx->lock);
-	if (!cq->count)
-		xr_engine_progress(ctx);
+	if (!cq->count) {
+		xr_engine_progress(ctx, true);
+		/*
+		 * ACKs built here leave with the application's next post or
+		 * poll: one sendto() for both (pingpong: half the syscalls).
+		 */
+		if (!cq->count)
+			xr_xsk_tx_kick(&ctx->xsk);
+	}
 	if (cq->overflow) {
 		pthread_mutex_unlock(&ctx->lock);
 		return -xr_set_err(EOVERFLOW, "CQ overrun: completions were lost "
@@ -251,10 +261,18 @@ void *xr_cq_context(const struct xr_cq *cq)
 
 int xr_req_notify_cq(struct xr_cq *cq, int solicited_only)
 {
-	pthread_mutex_lock(&cq->ctx->lock);
+	struct xr_context *ctx = cq->ctx;
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&ctx->lock);
 	cq->armed = true;
 	cq->solicited_only = solicited_only;
-	pthread_mutex_unlock(&cq->ctx->lock);
+	pthread_mutex_unlock(&ctx->lock);
+	/* The progress thread receives for the application from now on. */
+	if (ctx->app_poll_us) {
+		ctx->app_poll_us = 0;
+		(void)!write(ctx->wake_fd, &one, sizeof(one));
+	}
 	return 0;
 }
 
@@ -372,6 +390,8 @@ int xr_destroy_qp(struct xr_qp *pub)
 		return xr_set_err(EINVAL, "no QP");
 	ctx = pub->context;
 	pthread_mutex_lock(&ctx->lock);
+	/* ACKs still queued are the peer's last word from us: send them. */
+	xr_xsk_tx_kick(&ctx->xsk);
 	bpf_map_delete_elem(ctx->qps_map_fd, &pub->qp_num);
 	ctx->qps[pub->qp_num - XR_FIRST_QPN] = NULL;
 	for (pp = &ctx->ack_list; *pp; pp = &(*pp)->next_ack)
