@@ -171,7 +171,7 @@ fuzz:
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/xroce $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BPF_OBJECT_DIR) \
-		$(DESTDIR)$(MANDIR)/man8
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man8
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libxroce.so.0 $(DESTDIR)$(LIBDIR)/libxroce.so
@@ -179,6 +179,8 @@ install: all
 	install -m 644 $(BUILD)/libxroce.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(BPF_OBJS) $(DESTDIR)$(BPF_OBJECT_DIR)/
+	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/*.3 $(DESTDIR)$(MANDIR)/man3/
 	install -m 644 docs/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 
 clean:
