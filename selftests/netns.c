@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "netns.h"
+#include "pcap.h"
 #include "test_progs.h"
 #include "test_util.h"
 
@@ -187,6 +188,8 @@ static void *relay_main(void *arg)
 					buf[n - 10] ^= 0x20;	/* in the payload or header */
 				}
 				r->c.forwarded[d] += copies;
+				if (r->rules.pcap && copies)
+					xr_pcap_write_frame(r->rules.pcap, 0, buf, n);
 				pthread_mutex_unlock(&r->lock);
 			}
 			to.sll_ifindex = r->ifindex[!d];

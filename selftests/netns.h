@@ -14,6 +14,7 @@
 #define XROCE_TEST_NETNS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -55,6 +56,7 @@ struct xr_relay_rules {
 	unsigned dup[2][XR_RELAY_MAX_RULES];
 	unsigned corrupt[2][XR_RELAY_MAX_RULES];
 	bool drop_all[2];
+	FILE *pcap;		/* if set: every RoCE frame forwarded, as pcap */
 };
 
 struct xr_relay_counts {
