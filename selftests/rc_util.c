@@ -161,6 +161,21 @@ int rc_pair_create(struct rc_pair *p, const struct rc_opts *o)
 	return 0;
 }
 
+void rc_objs_destroy(struct xr_qp *qp, struct xr_cq *cq, struct xr_mr *mr,
+		     struct xr_pd *pd, struct xr_context *ctx)
+{
+	if (qp)
+		xr_destroy_qp(qp);
+	if (cq)
+		xr_destroy_cq(cq);
+	if (mr)
+		xr_dereg_mr(mr);
+	if (pd)
+		xr_dealloc_pd(pd);
+	if (ctx)
+		xr_close_device(ctx);
+}
+
 void rc_pair_destroy(struct rc_pair *p)
 {
 	char bin[512];

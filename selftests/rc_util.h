@@ -51,6 +51,10 @@ int rc_wait(struct xr_cq *cq, struct xr_wc *wc, int n, int ms);
 /* Moves a QP of host @a to RTS against the QP of host @b (same index). */
 int rc_connect(struct rc_pair *p, int a, int qi, const struct rc_opts *o);
 
+/* Destroys whichever of these exist (NULL: skipped), QP first. */
+void rc_objs_destroy(struct xr_qp *qp, struct xr_cq *cq, struct xr_mr *mr,
+		     struct xr_pd *pd, struct xr_context *ctx);
+
 /* The same for any QP: INIT, RTR against (dest_qpn, dgid), RTS. */
 int rc_connect_qp(struct xr_qp *qp, uint32_t dest_qpn, const union xr_gid *dgid,
 		  int gidx, uint32_t sq_psn, uint32_t rq_psn, const struct rc_opts *o);

@@ -163,6 +163,7 @@ void xr_engine_progress(struct xr_context *ctx, bool defer_kick)
 
 			ctx->ack_list = qp->next_ack;
 			qp->next_ack = NULL;
+			qp->on_ack_list = false;
 			if (qp->ack_pending)
 				xr_resp_send_ack(qp);
 		}

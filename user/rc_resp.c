@@ -42,7 +42,6 @@ static void send_aeth(struct xr_qp_impl *qp, uint32_t psn, uint8_t syndrome)
 
 void xr_resp_send_ack(struct xr_qp_impl *qp)
 {
-	qp->on_ack_list = false;
 	if (!qp->ack_pending)
 		return;
 	qp->ack_pending = false;

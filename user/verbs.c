@@ -511,6 +511,7 @@ static void qp_reset(struct xr_qp_impl *qp)
 			break;
 		}
 	qp->next_ack = NULL;
+	qp->on_ack_list = false;
 	qp->sq_head = qp->sq_cur = qp->sq_tail = qp->cur_pkt = 0;
 	qp->rq_head = qp->rq_tail = 0;
 	qp->rto_deadline = qp->rnr_deadline = 0;

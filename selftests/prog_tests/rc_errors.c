@@ -442,16 +442,7 @@ out:
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}
-	if (qp)
-		xr_destroy_qp(qp);
-	if (cq)
-		xr_destroy_cq(cq);
-	if (mr)
-		xr_dereg_mr(mr);
-	if (pd)
-		xr_dealloc_pd(pd);
-	if (ctx)
-		xr_close_device(ctx);
+	rc_objs_destroy(qp, cq, mr, pd, ctx);
 	for (i = 0; i < 2; i++)
 		xr_hosts_sys(&h, i, "%s detach xr0 >/dev/null 2>&1", bin);
 	xr_hosts_destroy(&h);
