@@ -62,6 +62,7 @@ int rc_connect_qp(struct xr_qp *qp, uint32_t dest_qpn, const union xr_gid *dgid,
 	attr.ah_attr.grh.dgid = *dgid;
 	attr.ah_attr.grh.sgid_index = gidx;
 	attr.ah_attr.grh.hop_limit = 64;
+	attr.ah_attr.grh.traffic_class = o->tclass;
 	if (xr_modify_qp(qp, &attr, XR_QP_STATE | XR_QP_AV | XR_QP_PATH_MTU |
 			 XR_QP_DEST_QPN | XR_QP_RQ_PSN | XR_QP_MAX_DEST_RD_ATOMIC |
 			 XR_QP_MIN_RNR_TIMER)) {

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Tier 3 interop without a VM: xroce plays the server of a real rdma_rxe
- * ibv_rc_pingpong capture. The client's frames from the capture are sent to
- * an xroce QP (addresses and QPN rewritten, ICRC recomputed); every frame
- * xroce answers with (ACKs and its own SENDs) must equal, field for field,
- * what rdma_rxe's server sent at that point of the capture: opcode, PSN,
- * AckReq, SE, pad, payload, AETH syndrome and MSN, IP DF/TTL/TOS, and a UDP
- * source port from the same formula (which the capture's port checks).
+ * Tier 3 interop without a VM: xroce plays the server of real rdma_rxe
+ * captures (ibv_rc_pingpong, ib_{write,read,send}_{lat,bw}; IPv4 and IPv6).
+ * The client's frames are sent to an xroce QP (addresses, QPN and RETH
+ * rewritten, ICRC recomputed); where rdma_rxe's server started a request,
+ * xroce is asked for the same one; every frame xroce sends must equal, field
+ * for field, what rdma_rxe's server sent at that point of the capture:
+ * opcode, PSN, AckReq, SE, MigReq, pad, P_Key, payload, RETH, ImmDt, AETH
+ * syndrome and MSN, IP DF/TTL/TOS (IPv6: traffic class, flow label, hop
+ * limit), UDP checksum 0, and a UDP source port from the same formula
+ * (checked first against the capture's own port).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -50,12 +53,28 @@ static int collect(const uint8_t *frame, uint32_t len, void *vctx)
 	return 0;
 }
 
-static uint32_t ipv4_src(const uint8_t *f)
+/* The source address of a frame, as 16 bytes (IPv4 in the first 4). */
+static void ip_src(const uint8_t *f, uint32_t len, uint8_t out[16])
 {
-	uint32_t a;
+	struct xr_pkt_info pi;
 
-	memcpy(&a, f + 14 + 12, 4);
-	return a;
+	memset(out, 0, 16);
+	xr_parse_frame(f, len, 0, &pi);
+	if (pi.ip_version == 4)
+		memcpy(out, f + pi.l3_off + 12, 4);
+	else
+		memcpy(out, f + pi.l3_off + 8, 16);
+}
+
+/* IPv4 TOS or IPv6 traffic class, TTL or hop limit. */
+static uint8_t ip_tclass(const uint8_t *l3, int v)
+{
+	return v == 4 ? l3[1] : (uint8_t)((l3[0] & 0x0f) << 4 | l3[1] >> 4);
+}
+
+static uint8_t ip_ttl(const uint8_t *l3, int v)
+{
+	return v == 4 ? l3[8] : l3[7];
 }
 
 /* Where the capture's server memory lands in ours. */
@@ -81,11 +100,18 @@ static uint32_t readdress(uint8_t *out, const uint8_t *in, uint32_t len,
 	xr_parse_frame(out, len, 0, &pi);
 	memcpy(out, h->mac[0], 6);
 	memcpy(out + 6, h->mac[1], 6);
-	ip = (struct xr_iphdr *)(out + pi.l3_off);
-	inet_pton(AF_INET, h->ip4[1], &ip->saddr);
-	inet_pton(AF_INET, h->ip4[0], &ip->daddr);
-	ip->check = 0;
-	ip->check = xr_cpu_to_be16(xr_ip_checksum(ip));
+	if (pi.ip_version == 4) {
+		ip = (struct xr_iphdr *)(out + pi.l3_off);
+		inet_pton(AF_INET, h->ip4[1], &ip->saddr);
+		inet_pton(AF_INET, h->ip4[0], &ip->daddr);
+		ip->check = 0;
+		ip->check = xr_cpu_to_be16(xr_ip_checksum(ip));
+	} else {
+		struct xr_ipv6hdr *ip6 = (struct xr_ipv6hdr *)(out + pi.l3_off);
+
+		inet_pton(AF_INET6, h->ip6[1], ip6->saddr);
+		inet_pton(AF_INET6, h->ip6[0], ip6->daddr);
+	}
 	bth = (struct xr_bth *)(out + pi.bth_off);
 	bth->qpn = xr_cpu_to_be32((xr_be32_to_cpu(bth->qpn) & ~XR_BTH_QPN_MASK) | qpn);
 	if (pi.mask & XR_M_RETH) {
@@ -95,7 +121,7 @@ static uint32_t readdress(uint8_t *out, const uint8_t *in, uint32_t len,
 		xr_reth_init(r, m->our_base + (xr_reth_va(r) - m->cap_base), m->rkey,
 			     xr_reth_len(r));
 	}
-	icrc = xr_icrc_calc(out, 4, pi.l3_off, pi.icrc_off);
+	icrc = xr_icrc_calc(out, pi.ip_version, pi.l3_off, pi.icrc_off);
 	memcpy(out + pi.icrc_off, &icrc, 4);
 	return len;
 }
@@ -176,9 +202,17 @@ static bool same_transport(const uint8_t *got, uint32_t glen, const uint8_t *wan
 		ok &= ASSERT_EQ(xr_aeth_msn(ga), xr_aeth_msn(wa), "AETH MSN");
 	}
 	/* IP: DF, TTL, TOS; the ID differs by design (fresh per packet). */
-	ok &= ASSERT_EQ(got[g.l3_off + 6] & 0x40, want[w.l3_off + 6] & 0x40, "DF");
-	ok &= ASSERT_EQ(got[g.l3_off + 8], want[w.l3_off + 8], "TTL");
-	ok &= ASSERT_EQ(got[g.l3_off + 1], want[w.l3_off + 1], "TOS");
+	ok &= ASSERT_EQ(g.ip_version, w.ip_version, "IP version");
+	if (w.ip_version == 4)
+		ok &= ASSERT_EQ(got[g.l3_off + 6] & 0x40, want[w.l3_off + 6] & 0x40, "DF");
+	else
+		ok &= ASSERT_EQ((got[g.l3_off + 1] & 0x0f) << 16 | got[g.l3_off + 2] << 8 |
+				got[g.l3_off + 3], (want[w.l3_off + 1] & 0x0f) << 16 |
+				want[w.l3_off + 2] << 8 | want[w.l3_off + 3], "flow label");
+	ok &= ASSERT_EQ(ip_ttl(got + g.l3_off, g.ip_version),
+			ip_ttl(want + w.l3_off, w.ip_version), "TTL / hop limit");
+	ok &= ASSERT_EQ(ip_tclass(got + g.l3_off, g.ip_version),
+			ip_tclass(want + w.l3_off, w.ip_version), "TOS / traffic class");
 	ok &= ASSERT_EQ(got[g.l4_off + 6] | got[g.l4_off + 7], 0, "UDP checksum 0");
 	if (!ok)
 		test__log("capture RoCE frame %d differs", idx);
@@ -190,9 +224,15 @@ static bool same_transport(const uint8_t *got, uint32_t glen, const uint8_t *wan
 #define OUT_OFF		(3u << 20)	/* what xroce sends */
 #define MAX_MSG		65536
 
-static bool from(const struct capture *c, int i, uint32_t client)
+static const uint8_t *client_ip;
+
+/* Whether capture frame @i was sent by the client. */
+static bool from(const struct capture *c, int i)
 {
-	return ipv4_src(c->f[i]) == client;
+	uint8_t a[16];
+
+	ip_src(c->f[i], c->len[i], a);
+	return !memcmp(a, client_ip, 16);
 }
 
 /*
@@ -200,10 +240,9 @@ static bool from(const struct capture *c, int i, uint32_t client)
  * same side), gathered into @dst; returns its length, and the ImmDt of its
  * last packet in @imm (0 when none).
  */
-static uint32_t gather_msg(const struct capture *c, int i, uint32_t client,
-			   uint8_t *dst, uint32_t *imm, bool *has_imm)
+static uint32_t gather_msg(const struct capture *c, int i, uint8_t *dst, uint32_t *imm, bool *has_imm)
 {
-	bool side = from(c, i, client);
+	bool side = from(c, i);
 	uint32_t kind, off = 0;
 	struct xr_pkt_info pi;
 	int j;
@@ -212,7 +251,7 @@ static uint32_t gather_msg(const struct capture *c, int i, uint32_t client,
 	kind = pi.mask & (XR_M_SEND | XR_M_WRITE);
 	*has_imm = false;
 	for (j = i; j < c->n; j++) {
-		if (from(c, j, client) != side)
+		if (from(c, j) != side)
 			continue;
 		xr_parse_frame(c->f[j], c->len[j], 0, &pi);
 		if (!(pi.mask & kind) || !(pi.mask & XR_M_REQ))
@@ -233,7 +272,7 @@ static uint32_t gather_msg(const struct capture *c, int i, uint32_t client,
 }
 
 /* Server memory the client READs: the bytes its responses carried. */
-static void prefill_reads(const struct capture *c, uint32_t client, uint8_t *mem,
+static void prefill_reads(const struct capture *c, uint8_t *mem,
 			  const struct va_map *m, uint32_t pmtu)
 {
 	int i, j;
@@ -243,7 +282,7 @@ static void prefill_reads(const struct capture *c, uint32_t client, uint8_t *mem
 		uint64_t va;
 		uint32_t psn, len;
 
-		if (!from(c, i, client))
+		if (!from(c, i))
 			continue;
 		xr_parse_frame(c->f[i], c->len[i], 0, &pi);
 		if (pi.opcode != XR_OP_RC_RDMA_READ_REQUEST)
@@ -255,7 +294,7 @@ static void prefill_reads(const struct capture *c, uint32_t client, uint8_t *mem
 			struct xr_pkt_info r;
 			int32_t k;
 
-			if (from(c, j, client))
+			if (from(c, j))
 				continue;
 			xr_parse_frame(c->f[j], c->len[j], 0, &r);
 			k = ((xr_bth_psn(xr_pkt_bth(&r)) - psn) << 8) >> 8;
@@ -283,10 +322,12 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 	struct xr_qp *qp = NULL;
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
 				   .sll_protocol = htons(ETH_P_ALL) };
-	uint32_t client, cap_qpn, first_cpsn = 0, first_spsn = 0, matched = 0, compared = 0;
+	uint32_t cap_qpn, first_cpsn = 0, first_spsn = 0, matched = 0, compared = 0;
 	int i, fd = -1, nwc = 0, nreq = 0, nrecv_expected = 0, nrecv = 0;
 	union xr_gid peer = { .raw = { [10] = 0xff, [11] = 0xff } };
 	struct va_map vm = { .cap_base = UINT64_MAX };
+	uint8_t client_bytes[16];
+	struct xr_pkt_info first;
 	char path[600], bin[512];
 	uint8_t *buf = NULL;
 	struct xr_hosts h;
@@ -298,15 +339,19 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 	if (!ASSERT_GE(xr_fixture_frames(path, collect, &cap), 1, "fixture") ||
 	    !ASSERT_GE(cap.n, 4, "RoCE frames"))
 		return;
-	client = ipv4_src(cap.f[0]);
-	cap_qpn = xr_bth_qpn((const struct xr_bth *)(cap.f[0] + 42));
+	ip_src(cap.f[0], cap.len[0], client_bytes);
+	client_ip = client_bytes;
+	xr_parse_frame(cap.f[0], cap.len[0], 0, &first);
+	cap_qpn = xr_bth_qpn(xr_pkt_bth(&first));
+	o.tclass = ip_tclass(cap.f[0] + first.l3_off, first.ip_version);
+	o.ipv6 = first.ip_version == 6;
 	for (i = 0; i < cap.n; i++) {
 		struct xr_pkt_info pi;
 
 		xr_parse_frame(cap.f[i], cap.len[i], 0, &pi);
 		if (!(pi.mask & XR_M_REQ))
 			continue;
-		if (from(&cap, i, client)) {
+		if (from(&cap, i)) {
 			if (!first_cpsn)
 				first_cpsn = xr_bth_psn(xr_pkt_bth(&pi)) | 0x1000000;
 			if ((pi.mask & XR_M_RETH) &&
@@ -322,7 +367,8 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 		first_spsn = 0x1000000;
 	/* The port formula, checked against rdma_rxe's own choice first. */
 	ASSERT_EQ(xr_roce_sport(cap_qpn, cap_qpn, 0),
-		  cap.f[0][34] << 8 | cap.f[0][35], "rxe's UDP source port formula");
+		  cap.f[0][first.l4_off] << 8 | cap.f[0][first.l4_off + 1],
+		  "rxe's UDP source port formula");
 
 	snprintf(bin, sizeof(bin), "%s/xroce", test__builddir());
 	if (xr_ensure_bpffs() || xr_hosts_create(&h, 9000)) {
@@ -354,14 +400,20 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 		       XR_ACCESS_REMOTE_READ);
 	ia.send_cq = ia.recv_cq = cq = xr_create_cq(ctx, 1024, NULL);
 	qp = xr_create_qp(pd, &ia);
-	inet_pton(AF_INET, h.ip4[1], &peer.raw[12]);
+	if (o.ipv6) {
+		memset(&peer, 0, sizeof(peer));
+		inet_pton(AF_INET6, h.ip6[1], peer.raw);
+	} else {
+		inet_pton(AF_INET, h.ip4[1], &peer.raw[12]);
+	}
 	if (!ASSERT_OK_PTR(qp, "qp") ||
-	    !ASSERT_OK(rc_connect_qp(qp, cap_qpn, &peer, 1, first_spsn & 0xffffff,
+	    !ASSERT_OK(rc_connect_qp(qp, cap_qpn, &peer, o.ipv6 ? 2 : 1,
+				     first_spsn & 0xffffff,
 				     first_cpsn & 0xffffff, &o), "connect"))
 		goto out;
 	vm.our_base = (uintptr_t)buf;
 	vm.rkey = mr->rkey;
-	prefill_reads(&cap, client, buf, &vm, xr_mtu_to_bytes(mtu));
+	prefill_reads(&cap, buf, &vm, xr_mtu_to_bytes(mtu));
 	for (i = 0; i < 48; i++) {
 		struct xr_sge sg = { (uintptr_t)buf + RECV_OFF + i * MAX_MSG, MAX_MSG,
 				     mr->lkey };
@@ -375,7 +427,7 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 		int n;
 
 		xr_parse_frame(cap.f[i], cap.len[i], 0, &pi);
-		if (from(&cap, i, client)) {
+		if (from(&cap, i)) {
 			uint32_t l = readdress(out, cap.f[i], cap.len[i], &h, qp->qp_num, &vm);
 
 			ASSERT_OK(xr_hosts_send_frame(&h, 1, out, l), "inject");
@@ -392,7 +444,7 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 				w.opcode = XR_WR_RDMA_READ;
 				sg.length = xr_reth_len(xr_pkt_hdr(&pi, XR_M_RETH));
 			} else {
-				sg.length = gather_msg(&cap, i, client, buf + OUT_OFF,
+				sg.length = gather_msg(&cap, i, buf + OUT_OFF,
 						       &w.imm_data, &has_imm);
 				w.opcode = pi.mask & XR_M_SEND ?
 					   (has_imm ? XR_WR_SEND_WITH_IMM : XR_WR_SEND) :
@@ -411,8 +463,13 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 		compared++;
 		if (same_transport(got, n, cap.f[i], cap.len[i], i))
 			matched++;
-		ASSERT_EQ(got[34] << 8 | got[35], xr_roce_sport(qp->qp_num, cap_qpn, 0),
-			  "UDP source port");
+		{
+			struct xr_pkt_info gp;
+
+			xr_parse_frame(got, n, 0, &gp);
+			ASSERT_EQ(got[gp.l4_off] << 8 | got[gp.l4_off + 1],
+				  xr_roce_sport(qp->qp_num, cap_qpn, 0), "UDP source port");
+		}
 	}
 	/* Let the last ACKs land, then count completions. */
 	{
@@ -463,6 +520,11 @@ XR_TEST_ROOT(rxe_replay)
 		"rxe/read_lat_s64_mtu1024.pcap",
 		"rxe/read_bw_s8192_mtu1024.pcap",
 		"rxe/read_lat_s4096_mtu1024.pcap",
+		"rxe-ipv6/rc_pingpong_s64_mtu1024_ipv6.pcap",
+		"rxe-ipv6/rc_pingpong_s8192_mtu1024_ipv6.pcap",
+		"rxe-ipv6/read_bw_s8192_mtu1024_ipv6.pcap",
+		"rxe-ipv6/write_bw_s1024_tclass96_ipv6.pcap",
+		"rxe-ipv6/write_bw_s8192_mtu1024_ipv6.pcap",
 	};
 	size_t i;
 
