@@ -199,8 +199,11 @@ uint64_t xr_now_us(void);
 /* Errors: record a message for xr_last_error(), return @err (positive). */
 int xr_set_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* CQ */
-bool xr_cq_push(struct xr_cq *cq, const struct xr_wc *wc);
+/*
+ * CQ. @solicited: a receive of a message whose last packet had the SE bit;
+ * with xr_req_notify_cq(cq, 1) only those and errors raise the event.
+ */
+bool xr_cq_push(struct xr_cq *cq, const struct xr_wc *wc, bool solicited);
 
 /* QP state */
 void xr_qp_to_error(struct xr_qp_impl *qp);

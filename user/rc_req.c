@@ -69,7 +69,7 @@ static void complete(struct xr_qp_impl *qp, struct xr_send_wqe *w,
 		qp->reads_out--;
 	/* Errors complete even unsignaled WRs (IBTA 10.8.3.1). */
 	if (st != XR_WC_SUCCESS || (w->wr.send_flags & XR_SEND_SIGNALED))
-		xr_cq_push(qp->pub.send_cq, &wc);
+		xr_cq_push(qp->pub.send_cq, &wc, false);
 }
 
 /* Retires, in order, every WQE that is fully acknowledged. */

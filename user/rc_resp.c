@@ -78,7 +78,7 @@ static void complete_recv(struct xr_qp_impl *qp, enum xr_wc_status st,
 		wc.wc_flags |= XR_WC_WITH_IMM;
 	}
 	qp->rq_head++;
-	xr_cq_push(qp->pub.recv_cq, &wc);
+	xr_cq_push(qp->pub.recv_cq, &wc, pi && xr_bth_se(xr_pkt_bth(pi)));
 }
 
 static bool rq_empty(const struct xr_qp_impl *qp)

@@ -196,7 +196,7 @@ int xr_destroy_cq(struct xr_cq *cq)
 	return 0;
 }
 
-bool xr_cq_push(struct xr_cq *cq, const struct xr_wc *wc)
+bool xr_cq_push(struct xr_cq *cq, const struct xr_wc *wc, bool solicited)
 {
 	if (cq->count == cq->size) {
 		/* Reported by the next xr_poll_cq: a CQ overrun is fatal in verbs. */
@@ -205,7 +205,8 @@ bool xr_cq_push(struct xr_cq *cq, const struct xr_wc *wc)
 	}
 	cq->ring[(cq->head + cq->count) % cq->size] = *wc;
 	cq->count++;
-	if (cq->armed) {
+	if (cq->armed && (!cq->solicited_only || solicited ||
+			  wc->status != XR_WC_SUCCESS)) {
 		uint64_t one = 1;
 
 		cq->armed = false;
@@ -720,7 +721,7 @@ static void flush_send(struct xr_qp_impl *qp, const struct xr_send_wr *wr)
 	struct xr_wc wc = { .wr_id = wr->wr_id, .status = XR_WC_WR_FLUSH_ERR,
 			    .opcode = op[wr->opcode], .qp_num = qp->pub.qp_num };
 
-	xr_cq_push(qp->pub.send_cq, &wc);
+	xr_cq_push(qp->pub.send_cq, &wc, false);
 }
 
 int xr_post_send(struct xr_qp *pub, struct xr_send_wr *wr, struct xr_send_wr **bad)
@@ -821,7 +822,7 @@ int xr_post_recv(struct xr_qp *pub, struct xr_recv_wr *wr, struct xr_recv_wr **b
 			struct xr_wc wc = { .wr_id = wr->wr_id, .status = XR_WC_WR_FLUSH_ERR,
 					    .opcode = XR_WC_RECV, .qp_num = pub->qp_num };
 
-			xr_cq_push(pub->recv_cq, &wc);
+			xr_cq_push(pub->recv_cq, &wc, false);
 			continue;
 		}
 		r = &qp->rq[qp->rq_tail % qp->rq_size];

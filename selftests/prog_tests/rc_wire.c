@@ -220,3 +220,42 @@ XR_TEST_ROOT(rc_qp_map_cq_fd_many_reads)
 out:
 	rc_pair_destroy(&p);
 }
+
+/* xr_req_notify_cq(cq, 1): only solicited receives (and errors) wake. */
+XR_TEST_ROOT(rc_solicited_events)
+{
+	struct rc_opts o = { 0 };
+	struct rc_pair p;
+	struct xr_wc wc[4];
+	struct pollfd pfd;
+	int i;
+
+	if (rc_pair_create(&p, &o)) {
+		test__fail();
+		goto out;
+	}
+	pfd.fd = xr_cq_fd(p.e[1].cq);
+	pfd.events = POLLIN;
+	ASSERT_OK(xr_req_notify_cq(p.e[1].cq, 1), "arm, solicited only");
+	for (i = 0; i < 2; i++) {
+		struct xr_sge rs = { (uintptr_t)p.e[1].buf, 64, p.e[1].mr->lkey };
+		struct xr_sge ss = { (uintptr_t)p.e[0].buf, 64, p.e[0].mr->lkey };
+		struct xr_recv_wr rw = { .wr_id = i, .sg_list = &rs, .num_sge = 1 };
+		struct xr_send_wr sw = { .wr_id = i, .sg_list = &ss, .num_sge = 1,
+					 .opcode = XR_WR_SEND,
+					 .send_flags = XR_SEND_SIGNALED |
+						       (i ? XR_SEND_SOLICITED : 0) };
+
+		ASSERT_OK(xr_post_recv(p.e[1].qp[0], &rw, NULL), "recv");
+		ASSERT_OK(xr_post_send(p.e[0].qp[0], &sw, NULL), "send");
+		ASSERT_EQ(rc_wait(p.e[0].cq, wc, 1, 2000), 1, "sent");
+		if (!i)
+			ASSERT_EQ(poll(&pfd, 1, 200), 0, "no event for an unsolicited SEND");
+		else
+			ASSERT_EQ(poll(&pfd, 1, 2000), 1, "event for a solicited SEND");
+	}
+	ASSERT_OK(xr_get_cq_event(p.e[1].cq), "consume");
+	ASSERT_EQ(rc_wait(p.e[1].cq, wc, 2, 1000), 2, "both receives completed");
+out:
+	rc_pair_destroy(&p);
+}
