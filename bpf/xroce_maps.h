@@ -41,6 +41,23 @@ struct {
 	__type(value, __u32);
 } xr_xsks SEC(".maps");
 
+/* The userspace engine's counters, mapped and written by libxroce. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xr_dev_counters);
+} xr_dev_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, XR_MAX_QP_STATS);
+	__type(key, __u32);
+	__type(value, struct xr_qp_counters);
+} xr_qp_stats SEC(".maps");
+
 /* Per-CPU working memory: the verifier-visible copy of the packet. */
 struct xr_scratch {
 	__u8 hdr[XR_HDR_SCRATCH];

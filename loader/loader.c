@@ -28,7 +28,7 @@
 
 /* Maps pinned per interface; the per-CPU scratch is private to the program. */
 static const char *const pinned_maps[] = { "xr_stats", "xr_info", "xr_qps",
-					   "xr_xsks" };
+					   "xr_xsks", "xr_dev_stats", "xr_qp_stats" };
 #define N_PINNED (sizeof(pinned_maps) / sizeof(pinned_maps[0]))
 
 static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
@@ -562,6 +562,48 @@ static int read_counters(const char *dir, struct xr_stat_value *out)
 	return ret;
 }
 
+/* The engine's counters, as libxroce left them in the pinned arrays. */
+static void read_engine(const char *dir, struct xr_iface_status *st)
+{
+	char p[PATH_MAX + 16];
+	struct xr_qp_counters qc;
+	__u32 k;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/xr_dev_stats", dir);
+	fd = bpf_obj_get(p);
+	if (fd < 0)
+		return;
+	k = 0;
+	st->has_engine = !bpf_map_lookup_elem(fd, &k, &st->engine);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/xr_qp_stats", dir);
+	fd = bpf_obj_get(p);
+	if (fd < 0)
+		return;
+	for (k = 0; k < XR_MAX_QP_STATS; k++) {
+		struct xr_qp_counters *nq;
+
+		if (bpf_map_lookup_elem(fd, &k, &qc) || !qc.qpn)
+			continue;
+		nq = realloc(st->qps, (st->nqps + 1) * sizeof(*nq));
+		if (!nq)
+			break;
+		st->qps = nq;
+		st->qps[st->nqps++] = qc;
+	}
+	close(fd);
+}
+
+void xr_loader_status_free(struct xr_iface_status *st, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(st[i].qps);
+	free(st);
+}
+
 static void fill_status(struct xr_iface_status *st, const char *ifname,
 			const char *dir)
 {
@@ -571,6 +613,7 @@ static void fill_status(struct xr_iface_status *st, const char *ifname,
 	st->ifindex = if_nametoindex(ifname);
 	read_info(dir, &st->info);
 	read_counters(dir, st->counters);
+	read_engine(dir, st);
 	st->attached = st->ifindex && st->info.ifindex == (__u32)st->ifindex &&
 		       is_attached(st->ifindex, st->info.prog_id);
 }

@@ -36,6 +36,10 @@ struct xr_iface_status {
 	bool attached;		/* the program is still on the interface */
 	struct xr_attach_info info;
 	struct xr_stat_value counters[XR_STAT_MAX];	/* summed over CPUs */
+	bool has_engine;		/* the attachment has engine counters */
+	struct xr_dev_counters engine;
+	struct xr_qp_counters *qps;	/* QPs with counters (qpn != 0) */
+	int nqps;
 };
 
 /* Errors are negative errno values; @err gets a message naming the fix. */
@@ -49,6 +53,9 @@ int xr_loader_detach(const char *ifname, char *err, size_t errlen);
  */
 int xr_loader_status(const char *ifname, struct xr_iface_status **out, int *n,
 		     char *err, size_t errlen);
+
+/* Frees what xr_loader_status() returned. */
+void xr_loader_status_free(struct xr_iface_status *st, int n);
 
 /* The pin root ($XROCE_BPFFS or the default). */
 const char *xr_pin_root(void);

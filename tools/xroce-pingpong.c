@@ -318,10 +318,10 @@ static const char *first_attached(void)
 	for (i = 0; i < n; i++)
 		if (st[i].attached) {
 			snprintf(name, sizeof(name), "%s", st[i].ifname);
-			free(st);
+			xr_loader_status_free(st, n);
 			return name;
 		}
-	free(st);
+	xr_loader_status_free(st, n);
 	return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,6 +208,29 @@ static int open_pin(const char *dir, const char *name)
 	return bpf_obj_get(p);
 }
 
+/* A pinned BPF_F_MMAPABLE array, mapped shared; NULL when it is not there. */
+static void *map_counters(const char *dir, const char *name, size_t *len)
+{
+	struct bpf_map_info info = { 0 };
+	__u32 ilen = sizeof(info);
+	size_t page = sysconf(_SC_PAGESIZE);
+	void *p;
+	int fd = open_pin(dir, name);
+
+	if (fd < 0)
+		return NULL;
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen) ||
+	    !(info.map_flags & BPF_F_MMAPABLE)) {
+		close(fd);
+		return NULL;
+	}
+	*len = ((size_t)((info.value_size + 7) & ~7u) * info.max_entries + page - 1) &
+	       ~(page - 1);
+	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 struct xr_context *xr_open_device(const char *ifname)
 {
 	struct xr_attach_info info = { 0 };
@@ -225,6 +249,7 @@ struct xr_context *xr_open_device(const char *ifname)
 		return NULL;
 	}
 	ctx->qps_map_fd = ctx->xsks_map_fd = ctx->wake_fd = -1;
+	ctx->ctr = &ctx->ctr_local;
 	ctx->neigh.udp4 = ctx->neigh.udp6 = -1;
 	pthread_mutex_init(&ctx->neigh_lock, NULL);
 	ctx->xsk.fd = -1;
@@ -296,6 +321,15 @@ struct xr_context *xr_open_device(const char *ifname)
 				   strerror(errno));
 		goto fail;
 	}
+	/* The interface is ours now: its engine counters start from zero. */
+	ctx->ctr = map_counters(dir, "xr_dev_stats", &ctx->dev_stats_len);
+	if (!ctx->ctr)
+		ctx->ctr = &ctx->ctr_local;
+	memset(ctx->ctr, 0, sizeof(*ctx->ctr));
+	ctx->ctr->owner_pid = getpid();
+	ctx->qp_stats = map_counters(dir, "xr_qp_stats", &ctx->qp_stats_len);
+	if (ctx->qp_stats)
+		memset(ctx->qp_stats, 0, XR_MAX_QP_STATS * sizeof(*ctx->qp_stats));
 	ctx->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (ctx->wake_fd < 0 ||
 	    pthread_create(&ctx->thread, NULL, progress_thread, ctx)) {
@@ -332,6 +366,10 @@ int xr_close_device(struct xr_context *ctx)
 			bpf_map_delete_elem(ctx->qps_map_fd, &ctx->qps[i]->pub.qp_num);
 	xr_xsk_close(&ctx->xsk);
 	xr_neigh_close(&ctx->neigh);
+	if (ctx->ctr != &ctx->ctr_local)
+		munmap(ctx->ctr, ctx->dev_stats_len);
+	if (ctx->qp_stats)
+		munmap(ctx->qp_stats, ctx->qp_stats_len);
 	pthread_mutex_destroy(&ctx->neigh_lock);
 	if (ctx->qps_map_fd >= 0)
 		close(ctx->qps_map_fd);

@@ -70,7 +70,7 @@ int xr_send_frame(struct xr_qp_impl *qp, const struct xr_frame_hdrs *hin,
 		return -EMSGSIZE;
 	f = xr_xsk_tx_frame(&ctx->xsk, &addr);
 	if (!f) {
-		ctx->ctr.tx_no_room++;
+		ctx->ctr->tx_no_room++;
 		return -ENOBUFS;
 	}
 	/* rdma_rxe habit: a fresh, non-zero IP ID in every packet. */
@@ -93,8 +93,8 @@ int xr_send_frame(struct xr_qp_impl *qp, const struct xr_frame_hdrs *hin,
 		if (xr_xsk_tx_submit(&ctx->xsk, addr, lo.len))
 			return -ENOBUFS;
 	}
-	ctx->ctr.tx_frames++;
-	qp->ctr.tx_pkts++;
+	ctx->ctr->tx_frames++;
+	qp->ctr->tx_pkts++;
 	return 0;
 }
 
@@ -122,33 +122,33 @@ static void rx_frame(void *vctx, uint8_t *frame, uint32_t len)
 	struct xr_qp_impl *qp;
 	struct xr_pkt_info pi;
 
-	ctx->ctr.rx_frames++;
+	ctx->ctr->rx_frames++;
 	/* Never trust a payload whose ICRC nobody checked. */
 	if (xr_parse_frame(frame, len, ctx->icrc_in_xdp ? 0 : XR_PARSE_ICRC, &pi) !=
 	    XR_PKT_ROCE) {
-		ctx->ctr.rx_bad++;
+		ctx->ctr->rx_bad++;
 		return;
 	}
 	qp = qp_by_num(ctx, xr_bth_qpn(xr_pkt_bth(&pi)));
 	if (!qp || XR_OP_TRANSPORT(pi.opcode) != XR_TRANSPORT_RC) {
-		ctx->ctr.rx_no_qp++;
+		ctx->ctr->rx_no_qp++;
 		return;
 	}
 	if (qp->pub.state < XR_QPS_RTR || qp->pub.state == XR_QPS_ERR) {
-		qp->ctr.drop_state++;
+		qp->ctr->drop_state++;
 		return;
 	}
 	if (!from_peer(qp, &pi)) {
-		qp->ctr.drop_source++;
+		qp->ctr->drop_source++;
 		return;
 	}
-	qp->ctr.rx_pkts++;
+	qp->ctr->rx_pkts++;
 	if (pi.mask & XR_M_REQ)
 		xr_resp_recv(qp, &pi);
 	else if (pi.mask & XR_M_RESP)
 		xr_req_recv(qp, &pi);
 	else
-		ctx->ctr.rx_not_req++;
+		ctx->ctr->rx_not_req++;
 }
 
 void xr_engine_progress(struct xr_context *ctx, bool defer_kick)

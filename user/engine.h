@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <xroce/map_types.h>
 #include <xroce/xroce.h>
 
 #include "build.h"
@@ -21,7 +22,7 @@
 #include "xsk.h"
 
 #define XR_FIRST_QPN		0x11	/* as rdma_rxe: 0-1 are special QPs */
-#define XR_MAX_QP		1024
+#define XR_MAX_QP		XR_MAX_QP_STATS
 #define XR_MAX_MR		4096
 #define XR_MAX_GID		16
 #define XR_MAX_SGE		16
@@ -143,11 +144,9 @@ struct xr_qp_impl {
 	bool on_ack_list;
 	struct xr_qp_impl *next_ack;	/* list of QPs owing an ACK */
 
-	struct {
-		uint64_t tx_pkts, rx_pkts, retransmits, timeouts, naks_rx,
-			rnr_naks_rx, naks_tx, rnr_naks_tx, dup_rx, ooo_rx,
-			drop_state, drop_source;
-	} ctr;
+	/* In xr_qp_stats (mapped), or ctr_local on an older attachment. */
+	struct xr_qp_counters *ctr;
+	struct xr_qp_counters ctr_local;
 };
 
 static inline struct xr_qp_impl *qpi(struct xr_qp *qp)
@@ -187,10 +186,11 @@ struct xr_context {
 	struct xr_qp_impl *ack_list;
 
 	int npd, ncq;
-	struct {
-		uint64_t rx_frames, rx_bad, rx_no_qp, rx_not_req, tx_frames,
-			tx_no_room;
-	} ctr;
+	/* In xr_dev_stats (mapped), or ctr_local on an older attachment. */
+	struct xr_dev_counters *ctr;
+	struct xr_dev_counters ctr_local;
+	struct xr_qp_counters *qp_stats;	/* XR_MAX_QP_STATS slots, or NULL */
+	size_t dev_stats_len, qp_stats_len;
 };
 
 /* Time in microseconds, CLOCK_MONOTONIC. */

@@ -111,7 +111,7 @@ static void go_back(struct xr_qp_impl *qp, uint32_t psn)
 		if (d >= 0 && (uint32_t)d < w->npkts) {
 			qp->sq_cur = i;
 			qp->cur_pkt = w->wr.opcode == XR_WR_RDMA_READ ? w->rd_pkts : (uint32_t)d;
-			qp->ctr.retransmits++;
+			qp->ctr->retransmits++;
 			return;
 		}
 	}
@@ -293,7 +293,7 @@ static void recv_ack(struct xr_qp_impl *qp, const struct xr_pkt_info *pi, uint32
 			progress_made(qp);
 		return;
 	case XR_AETH_TYPE_RNR_NAK:
-		qp->ctr.rnr_naks_rx++;
+		qp->ctr->rnr_naks_rx++;
 		ack_through(qp, xr_psn_add(psn, XR_BTH_PSN_MASK));
 		if (xr_psn_diff(psn, qp->una_psn) != 0)
 			return;		/* stale */
@@ -308,7 +308,7 @@ static void recv_ack(struct xr_qp_impl *qp, const struct xr_pkt_info *pi, uint32
 		qp->rto_deadline = 0;
 		return;
 	case XR_AETH_TYPE_NAK:
-		qp->ctr.naks_rx++;
+		qp->ctr->naks_rx++;
 		ack_through(qp, xr_psn_add(psn, XR_BTH_PSN_MASK));
 		if (xr_psn_diff(psn, qp->una_psn) != 0)
 			return;		/* stale */
@@ -355,21 +355,21 @@ static void recv_read_resp(struct xr_qp_impl *qp, const struct xr_pkt_info *pi,
 		}
 	}
 	if (!w || w->wr.opcode != XR_WR_RDMA_READ || w->done) {
-		qp->ctr.dup_rx++;
+		qp->ctr->dup_rx++;
 		return;
 	}
 	exp = xr_psn_add(w->first_psn, w->rd_pkts);
 	if (psn != exp) {
 		if (xr_psn_diff(psn, exp) > 0) {
 			/* A response was lost: ask again from it, once per gap. */
-			qp->ctr.ooo_rx++;
+			qp->ctr->ooo_rx++;
 			if (!qp->gbn_armed) {
 				qp->gbn_armed = true;
 				ack_through(qp, xr_psn_add(w->first_psn, XR_BTH_PSN_MASK));
 				go_back(qp, exp);
 			}
 		} else {
-			qp->ctr.dup_rx++;
+			qp->ctr->dup_rx++;
 		}
 		return;
 	}
@@ -431,7 +431,7 @@ void xr_req_timers(struct xr_qp_impl *qp, uint64_t now)
 			qp->rto_deadline = 0;
 			return;
 		}
-		qp->ctr.timeouts++;
+		qp->ctr->timeouts++;
 		if (!qp->retry_left) {
 			fail_head(qp, XR_WC_RETRY_EXC_ERR);
 			return;

@@ -52,7 +52,7 @@ void xr_resp_send_ack(struct xr_qp_impl *qp)
 /* A NAK of class B/C: the QP goes to the error state after sending it. */
 static void nak_fatal(struct xr_qp_impl *qp, uint32_t psn, enum xr_nak_code code)
 {
-	qp->ctr.naks_tx++;
+	qp->ctr->naks_tx++;
 	send_aeth(qp, psn, XR_AETH_TYPE_NAK | code);
 	xr_qp_to_error(qp);
 }
@@ -88,7 +88,7 @@ static bool rq_empty(const struct xr_qp_impl *qp)
 
 static void rnr_nak(struct xr_qp_impl *qp, uint32_t psn)
 {
-	qp->ctr.rnr_naks_tx++;
+	qp->ctr->rnr_naks_tx++;
 	send_aeth(qp, psn, XR_AETH_TYPE_RNR_NAK | (qp->attr.min_rnr_timer & 0x1f));
 }
 
@@ -227,17 +227,17 @@ void xr_resp_recv(struct xr_qp_impl *qp, const struct xr_pkt_info *pi)
 
 	if (d > 0) {
 		/* A gap: one NAK until the missing packet arrives. */
-		qp->ctr.ooo_rx++;
+		qp->ctr->ooo_rx++;
 		if (!qp->nak_seq_sent) {
 			qp->nak_seq_sent = true;
-			qp->ctr.naks_tx++;
+			qp->ctr->naks_tx++;
 			send_aeth(qp, qp->epsn, XR_AETH_TYPE_NAK | XR_NAK_PSN_SEQ_ERR);
 		}
 		return;
 	}
 	if (d < 0) {
 		/* Done before: the ACK was lost. Say so again. */
-		qp->ctr.dup_rx++;
+		qp->ctr->dup_rx++;
 		if (pi->mask & XR_M_READ)
 			redo_read(qp, pi, psn);
 		else if (xr_bth_ackreq(xr_pkt_bth(pi)))

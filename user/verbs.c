@@ -373,6 +373,11 @@ struct xr_qp *xr_create_qp(struct xr_pd *pd, struct xr_qp_init_attr *ia)
 	}
 	if (qp->pub.qp_num + 1 > ctx->next_qpn)
 		ctx->next_qpn = qp->pub.qp_num + 1;
+	qp->ctr = ctx->qp_stats ? &ctx->qp_stats[qp->pub.qp_num - XR_FIRST_QPN] :
+				  &qp->ctr_local;
+	memset(qp->ctr, 0, sizeof(*qp->ctr));
+	qp->ctr->qpn = qp->pub.qp_num;
+	qp->ctr->owner_pid = getpid();
 	pd->nqp++;
 	ia->send_cq->nqp++;
 	ia->recv_cq->nqp++;
@@ -395,6 +400,7 @@ int xr_destroy_qp(struct xr_qp *pub)
 	xr_xsk_tx_kick(&ctx->xsk);
 	bpf_map_delete_elem(ctx->qps_map_fd, &pub->qp_num);
 	ctx->qps[pub->qp_num - XR_FIRST_QPN] = NULL;
+	qp->ctr->qpn = 0;
 	for (pp = &ctx->ack_list; *pp; pp = &(*pp)->next_ack)
 		if (*pp == qp) {
 			*pp = qp->next_ack;

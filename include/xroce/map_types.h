@@ -68,6 +68,52 @@ struct xr_qp_entry {
 	__u32 owner_pid;	/* process that created the QP */
 };
 
+/*
+ * Counters of the userspace engine, in two BPF_F_MMAPABLE arrays that
+ * libxroce maps and increments in place (no syscall per count) and that
+ * bpftool and `xroce status` read: xr_dev_stats (one element) and
+ * xr_qp_stats (one element per QP slot, QPN - 0x11; qpn 0 = unused).
+ * X(field, "what it counts")
+ */
+#define XR_DEV_COUNTERS(X)                                                     \
+	X(rx_frames, "frames the engine received from its AF_XDP socket")      \
+	X(rx_bad, "frames the engine's parser refused (ICRC included when "   \
+		  "XDP does not check it)")                                    \
+	X(rx_no_qp, "frames for a QPN the engine does not have")               \
+	X(rx_not_req, "frames neither request nor response")                  \
+	X(tx_frames, "frames sent")                                            \
+	X(tx_no_room, "frames delayed: no free TX frame")
+
+#define XR_QP_COUNTERS(X)                                                      \
+	X(tx_pkts, "frames this QP sent")                                      \
+	X(rx_pkts, "frames this QP handled")                                   \
+	X(retransmits, "go-back-N restarts (timeout, NAK, READ gap, RNR)")     \
+	X(timeouts, "local ACK timeouts")                                      \
+	X(naks_rx, "NAKs received")                                            \
+	X(rnr_naks_rx, "RNR NAKs received")                                    \
+	X(naks_tx, "NAKs sent")                                                \
+	X(rnr_naks_tx, "RNR NAKs sent (no receive WQE)")                       \
+	X(dup_rx, "duplicate requests or responses")                           \
+	X(ooo_rx, "out-of-order packets (PSN ahead of the expected one)")      \
+	X(drop_state, "frames dropped: QP not ready or in error")              \
+	X(drop_source, "frames dropped: not from the QP's peer")
+
+#define XR__COUNTER_FIELD(name, desc) __u64 name;
+
+struct xr_dev_counters {
+	__u32 owner_pid;	/* process using the interface, 0: none yet */
+	__u32 pad;
+	XR_DEV_COUNTERS(XR__COUNTER_FIELD)
+};
+
+struct xr_qp_counters {
+	__u32 qpn;		/* 0: the slot is unused */
+	__u32 owner_pid;
+	XR_QP_COUNTERS(XR__COUNTER_FIELD)
+};
+
+#define XR_MAX_QP_STATS 1024	/* QP slots per interface */
+
 /* xr_xsks slots: one AF_XDP socket per (interface, RX queue). */
 #define XR_MAX_XSKS 64
 

@@ -103,7 +103,7 @@ XR_TEST_ROOT(rc_hostile_frames)
 		}
 		while (xr_poll_cq(p.e[0].cq, 64, wc) > 0)
 			;
-		handled += q->ctr.rx_pkts;
+		handled += q->ctr->rx_pkts;
 		errored += p.e[0].qp[0]->state == XR_QPS_ERR;
 		/* Whatever state the QP reached, it can be reset and used again. */
 		rc_objs_destroy(p.e[0].qp[0], NULL, NULL, NULL, NULL);

@@ -4,11 +4,13 @@
  * namespace, AF_PACKET) are recovered by go-back-N retransmission, and the
  * data arrives intact. Which frames are hit is chosen by the test.
  */
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "rc_util.h"
 #include "test_progs.h"
+#include "test_util.h"
 
 static void fill(uint8_t *b, size_t n, unsigned seed)
 {
@@ -97,12 +99,32 @@ XR_TEST_ROOT(rc_loss_recovered)
 		ASSERT_EQ(c.duplicated[0], 3, "duplicated");
 		ASSERT_EQ(c.corrupted[0], 2, "corrupted");
 	}
-	rtx0 = qpi(p.e[0].qp[0])->ctr.retransmits;
+	rtx0 = qpi(p.e[0].qp[0])->ctr->retransmits;
 	ASSERT_GE(rtx0, 4, "requester went back N");
 	test__log("requester: %llu go-back-N, %llu timeouts; responder: %llu NAKs sent",
 		  (unsigned long long)rtx0,
-		  (unsigned long long)qpi(p.e[0].qp[0])->ctr.timeouts,
-		  (unsigned long long)qpi(p.e[1].qp[0])->ctr.naks_tx);
+		  (unsigned long long)qpi(p.e[0].qp[0])->ctr->timeouts,
+		  (unsigned long long)qpi(p.e[1].qp[0])->ctr->naks_tx);
+	/* The same counters, live, for bpftool and `xroce status`. */
+	{
+		static char out[65536];
+		const char *r;
+		int st;
+
+		st = xr_hosts_capture(&p.h, 0, out, sizeof(out),
+				      "bpftool map dump pinned /sys/fs/bpf/xroce/xr0@%s/xr_qp_stats"
+				      " | head -n 40", p.h.ns[0]);
+		ASSERT_EQ(st, 0, "bpftool map dump xr_qp_stats");
+		ASSERT_TRUE(strstr(out, "\"qpn\": 17,") && strstr(out, "\"retransmits\": "),
+			    "bpftool shows QP 17's engine counters by name");
+		st = xr_hosts_capture(&p.h, 0, out, sizeof(out), "%s/xroce --json status xr0",
+				      test__builddir());
+		ASSERT_EQ(st, 0, "xroce status");
+		r = strstr(out, "\"retransmits\":");
+		ASSERT_TRUE(r && strtoull(r + 14, NULL, 10) == rtx0,
+			    "xroce status reports the QP's retransmits");
+		ASSERT_TRUE(strstr(out, "\"running\":true"), "engine running");
+	}
 out:
 	rc_pair_destroy(&p);
 }

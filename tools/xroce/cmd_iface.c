@@ -2,6 +2,7 @@
 /* xroce attach | detach | status: the interface side of the CLI. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,12 +107,72 @@ static void status_usage(FILE *out)
 		"Show the interfaces of this network namespace xroce is attached to and\n"
 		"their packet counters: every frame the XDP program saw is counted under\n"
 		"one reason (pass_not_roce, roce_valid or a drop reason). With IFNAME,\n"
-		"every counter of that interface, zeros included.\n");
+		"every counter of that interface, zeros included. Then the counters of\n"
+		"the libxroce engine serving the interface (the process that opened it)\n"
+		"and of each of its QPs: retransmits, timeouts, NAKs, duplicates, drops.\n");
 }
 
 static const char *mode_name(__u32 m)
 {
 	return m == XR_ATTACH_SKB ? "skb" : m == XR_ATTACH_NATIVE ? "native" : "?";
+}
+
+static bool pid_alive(__u32 pid)
+{
+	return pid && (!kill((pid_t)pid, 0) || errno == EPERM);
+}
+
+static void engine_text(const struct xr_iface_status *st, bool all)
+{
+	int i;
+
+	if (!st->has_engine || !st->engine.owner_pid)
+		return;
+	printf("    engine: pid %u%s\n", st->engine.owner_pid,
+	       pid_alive(st->engine.owner_pid) ? "" : " (exited)");
+#define XR__PRINT(name, desc)                                                  \
+	if (all || st->engine.name)                                            \
+		printf("      %-14s %14" PRIu64 "\n", #name, (uint64_t)st->engine.name);
+	XR_DEV_COUNTERS(XR__PRINT)
+#undef XR__PRINT
+	for (i = 0; i < st->nqps; i++) {
+		const struct xr_qp_counters *q = &st->qps[i];
+
+		printf("    qp 0x%06x:", q->qpn);
+#define XR__PRINT(name, desc)                                                  \
+		if (all || q->name)                                            \
+			printf(" %s %" PRIu64, #name, (uint64_t)q->name);
+		XR_QP_COUNTERS(XR__PRINT)
+#undef XR__PRINT
+		printf("\n");
+	}
+}
+
+static void engine_json(struct xr_json *j, const struct xr_iface_status *st)
+{
+	int i;
+
+	if (!st->has_engine)
+		return;
+	xr_json_open_object(j, "engine");
+	xr_json_uint(j, "owner_pid", st->engine.owner_pid);
+	xr_json_bool(j, "running", pid_alive(st->engine.owner_pid));
+#define XR__JSON(name, desc) xr_json_uint(j, #name, st->engine.name);
+	XR_DEV_COUNTERS(XR__JSON)
+#undef XR__JSON
+	xr_json_open_array(j, "qps");
+	for (i = 0; i < st->nqps; i++) {
+		const struct xr_qp_counters *q = &st->qps[i];
+
+		xr_json_open_object(j, NULL);
+		xr_json_uint(j, "qpn", q->qpn);
+#define XR__JSON(name, desc) xr_json_uint(j, #name, q->name);
+		XR_QP_COUNTERS(XR__JSON)
+#undef XR__JSON
+		xr_json_close_object(j);
+	}
+	xr_json_close_array(j);
+	xr_json_close_object(j);
 }
 
 static void status_text(const struct xr_iface_status *st, bool all)
@@ -140,6 +201,7 @@ static void status_text(const struct xr_iface_status *st, bool all)
 		       (uint64_t)st->counters[i].packets,
 		       (uint64_t)st->counters[i].bytes);
 	}
+	engine_text(st, all);
 }
 
 static void status_json(struct xr_json *j, const struct xr_iface_status *st)
@@ -166,6 +228,7 @@ static void status_json(struct xr_json *j, const struct xr_iface_status *st)
 		xr_json_close_object(j);
 	}
 	xr_json_close_object(j);
+	engine_json(j, st);
 	xr_json_close_object(j);
 }
 
@@ -199,7 +262,7 @@ static int status_run(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			status_text(&st[i], argc == 2);
 	}
-	free(st);
+	xr_loader_status_free(st, n);
 	return 0;
 }
 
