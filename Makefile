@@ -3,6 +3,7 @@
 # xroce: one entry point.
 #   make            build everything into build/
 #   make check      install missing Debian packages (as root), build, run every test tier
+#   make interop    only the rdma_rxe interop tier (qemu VM with Debian's 6.1 kernel)
 #   make demo       two-host RDMA demo in network namespaces
 #   make bench      benchmarks next to kernel TCP/UDP (not part of check)
 #   make fuzz       bounded libFuzzer run of the pcap/packet parser
@@ -68,14 +69,14 @@ LIB_A := $(BUILD)/libxroce.a
 LIB_SO := $(BUILD)/libxroce.so.0
 HDRS := $(wildcard include/xroce/*.h) $(wildcard user/*.h) $(wildcard loader/*.h) $(wildcard bpf/*.h)
 
-.PHONY: all check demo bench fuzz install clean help tests deps
+.PHONY: all check demo bench fuzz install clean help tests deps interop
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: $(LIB_A) $(LIB_SO) $(BUILD)/libxroce.so $(BUILD)/libxroce.pc $(TOOLS) $(TEST_BINS) $(BPF_OBJS)
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
 
 # --- generated headers --------------------------------------------------------
 $(BUILD)/gen/gen_crc32_tables: tools/gen_crc32_tables.c
@@ -149,7 +150,7 @@ deps:
 	$(Q)scripts/install-deps.sh
 
 check:
-	$(Q)scripts/install-deps.sh
+	$(Q)scripts/install-deps.sh --vm
 	$(Q)$(MAKE) --no-print-directory -j$(shell nproc) all
 	$(Q)selftests/run.sh
 
@@ -157,6 +158,11 @@ demo:
 	$(Q)scripts/install-deps.sh
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh
+
+interop:
+	$(Q)scripts/install-deps.sh --vm
+	$(Q)$(MAKE) --no-print-directory -j$(shell nproc) all
+	$(Q)selftests/run.sh -t interop
 
 bench:
 	$(Q)scripts/install-deps.sh --bench
