@@ -107,7 +107,7 @@ $(BUILD)/obj/%.o: %.c $(HDRS) $(GEN_HDRS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $(XR_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/selftests/%.o: selftests/%.c $(HDRS) $(GEN_HDRS) $(TEST_SKELS)
+$(BUILD)/obj/selftests/%.o: selftests/%.c $(HDRS) $(wildcard selftests/*.h) $(GEN_HDRS) $(TEST_SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) $(XR_CFLAGS) -Iselftests -c $< -o $@
 

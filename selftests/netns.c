@@ -116,6 +116,48 @@ int xr_hosts_create(struct xr_hosts *h, int mtu)
 	return 0;
 }
 
+/* Hosts 0 and 1 each joined by a veth (ra, rb) to the middle namespace. */
+static int three_namespaces(const struct xr_hosts *h)
+{
+	return xr_sys("ip netns add %s && ip netns add %s && ip netns add %s",
+		      h->ns[0], h->ns[1], h->ns[2]) ||
+	       xr_sys("ip -n %s link add xr0 mtu %d type veth peer name ra netns %s mtu %d",
+		      h->ns[0], h->mtu, h->ns[2], h->mtu) ||
+	       xr_sys("ip -n %s link add xr0 mtu %d type veth peer name rb netns %s mtu %d",
+		      h->ns[1], h->mtu, h->ns[2], h->mtu);
+}
+
+int xr_hosts_create_routed(struct xr_hosts *h, int mtu)
+{
+	int i;
+
+	init_names(h, mtu);
+	snprintf(h->ns[2], XR_NS_NAMELEN, "xrt%d-r", (int)getpid());
+	for (i = 0; i < 2; i++) {
+		snprintf(h->ip4[i], sizeof(h->ip4[i]), "10.77.%d.1", i + 1);
+		snprintf(h->ip6[i], sizeof(h->ip6[i]), "fd77:%d::1", i + 1);
+	}
+	if (three_namespaces(h) ||
+	    xr_sys("ip netns exec %s sh -c 'sysctl -qw net.ipv4.ip_forward=1 "
+		   "net.ipv6.conf.all.forwarding=1 && "
+		   "ip addr add 10.77.1.254/24 dev ra && ip addr add 10.77.2.254/24 dev rb && "
+		   "ip addr add fd77:1::fe/64 dev ra nodad && ip addr add fd77:2::fe/64 dev rb nodad && "
+		   "ip link set ra up && ip link set rb up'", h->ns[2])) {
+		test__log("creating the routed topology failed");
+		xr_hosts_destroy(h);
+		return -1;
+	}
+	for (i = 0; i < 2; i++)
+		if (configure_host(h, i) ||
+		    xr_sys("ip -n %s route add default via 10.77.%d.254 && "
+			   "ip -n %s -6 route add default via fd77:%d::fe",
+			   h->ns[i], i + 1, h->ns[i], i + 1)) {
+			xr_hosts_destroy(h);
+			return -1;
+		}
+	return 0;
+}
+
 struct xr_relay {
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -208,12 +250,7 @@ int xr_hosts_create_relay(struct xr_hosts *h, int mtu)
 
 	init_names(h, mtu);
 	snprintf(h->ns[2], XR_NS_NAMELEN, "xrt%d-m", (int)getpid());
-	if (xr_sys("ip netns add %s && ip netns add %s && ip netns add %s",
-		   h->ns[0], h->ns[1], h->ns[2]) ||
-	    xr_sys("ip -n %s link add xr0 mtu %d type veth peer name ra netns %s mtu %d",
-		   h->ns[0], h->mtu, h->ns[2], h->mtu) ||
-	    xr_sys("ip -n %s link add xr0 mtu %d type veth peer name rb netns %s mtu %d",
-		   h->ns[1], h->mtu, h->ns[2], h->mtu) ||
+	if (three_namespaces(h) ||
 	    xr_sys("ip -n %s link set ra up && ip -n %s link set rb up",
 		   h->ns[2], h->ns[2])) {
 		test__log("creating the relay topology failed");

@@ -46,6 +46,14 @@ void xr_hosts_destroy(struct xr_hosts *h);
 int xr_hosts_create_relay(struct xr_hosts *h, int mtu);
 
 /*
+ * Two hosts in different subnets with a router namespace (xrt<pid>-r,
+ * kernel forwarding) between them: host 0 10.77.1.1/24 and fd77:1::1/64,
+ * host 1 10.77.2.1/24 and fd77:2::1/64, default routes via the router. Every
+ * frame crosses an IP hop (TTL/hop limit decremented, IPv4 checksum redone).
+ */
+int xr_hosts_create_routed(struct xr_hosts *h, int mtu);
+
+/*
  * Faults by ordinal (1-based) of the RoCE frames (UDP port 4791) seen in
  * each direction: [0] host 0 -> host 1, [1] host 1 -> host 0. Zeros end a
  * list. Changes take effect for frames seen afterwards.

@@ -106,7 +106,8 @@ int rc_pair_create(struct rc_pair *p, const struct rc_opts *o)
 	p->nqp = o->nqp ? o->nqp : 1;
 	if (xr_ensure_bpffs() ||
 	    (o->relay ? xr_hosts_create_relay(&p->h, o->ifmtu) :
-			xr_hosts_create(&p->h, o->ifmtu)))
+	     o->routed ? xr_hosts_create_routed(&p->h, o->ifmtu) :
+			 xr_hosts_create(&p->h, o->ifmtu)))
 		return -1;
 	snprintf(bin, sizeof(bin), "%s/xroce", test__builddir());
 	for (i = 0; i < 2; i++) {

@@ -39,6 +39,7 @@ struct rc_opts {
 	uint8_t min_rnr_timer;	/* 0 means 1 (10 us) */
 	int ipv6;		/* use the IPv6 GIDs */
 	int relay;		/* hosts joined through a fault-injecting relay */
+	int routed;		/* hosts in two subnets, a router between them */
 	uint8_t tclass;		/* IP TOS / traffic class of the QPs' frames */
 };
 

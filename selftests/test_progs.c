@@ -4,6 +4,7 @@
  * Each test runs in a forked child so a crash fails that test, not the run.
  */
 #include <fnmatch.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -24,6 +25,8 @@ struct test_entry {
 
 static struct test_entry tests[MAX_TESTS];
 static int n_tests;
+
+#define XR_TEST_TIMEOUT_S 180
 
 /* Shared with the forked child: its verdict and skip reason. */
 struct test_state {
@@ -172,11 +175,16 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		pid = fork();
 		if (pid == 0) {
+			/* A hung test fails alone instead of stalling the run. */
+			alarm(XR_TEST_TIMEOUT_S);
 			t->fn();
 			fflush(stdout);
 			_exit(0);
 		}
 		if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+			state->failed = 1;
+		} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+			test__log("timed out after %d s", XR_TEST_TIMEOUT_S);
 			state->failed = 1;
 		} else if (WIFSIGNALED(status)) {
 			test__log("killed by signal %d", WTERMSIG(status));

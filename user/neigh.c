@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <errno.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -23,14 +24,18 @@ struct neigh_query {
 	int found;
 };
 
-static int neigh_attr(const struct nlattr *a, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(a);
+/* Where mnl_attr_parse() files each attribute up to @max by type. */
+struct attr_table {
+	const struct nlattr **tb;
+	int max;
+};
 
-	if (mnl_attr_type_valid(a, NDA_MAX) < 0)
-		return MNL_CB_OK;
-	tb[type] = a;
+static int table_attr(const struct nlattr *a, void *data)
+{
+	struct attr_table *t = data;
+
+	if (mnl_attr_type_valid(a, t->max) >= 0)
+		t->tb[mnl_attr_get_type(a)] = a;
 	return MNL_CB_OK;
 }
 
@@ -47,7 +52,8 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	if (!(nd->ndm_state & (NUD_REACHABLE | NUD_STALE | NUD_DELAY | NUD_PROBE |
 			       NUD_PERMANENT | NUD_NOARP)))
 		return MNL_CB_OK;
-	mnl_attr_parse(nlh, sizeof(*nd), neigh_attr, tb);
+	mnl_attr_parse(nlh, sizeof(*nd), table_attr,
+		       &(struct attr_table){ tb, NDA_MAX });
 	if (!tb[NDA_DST] || !tb[NDA_LLADDR] ||
 	    mnl_attr_get_payload_len(tb[NDA_DST]) != alen ||
 	    mnl_attr_get_payload_len(tb[NDA_LLADDR]) != 6)
@@ -86,31 +92,103 @@ void xr_neigh_close(struct xr_neigh *n)
 	n->udp4 = n->udp6 = -1;
 }
 
+static struct nlmsghdr *nl_header(struct xr_neigh *n, char *buf, uint16_t type,
+				  uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++n->seq;
+	return nlh;
+}
+
+/*
+ * Sends the request in @buf and runs @cb on the answer: every part of it
+ * for a dump (until NLMSG_DONE), the one message otherwise.
+ */
+static int nl_talk(struct xr_neigh *n, char *buf, size_t len, mnl_cb_t cb, void *data)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	unsigned int seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(n->nl);
+	bool dump = nlh->nlmsg_flags & NLM_F_DUMP;
+	int ret;
+
+	if (mnl_socket_sendto(n->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	ret = mnl_socket_recvfrom(n->nl, buf, len);
+	if (ret > 0 && !dump)
+		return mnl_cb_run(buf, ret, seq, portid, cb, data) < 0 ? -errno : 0;
+	while (ret > 0) {
+		ret = mnl_cb_run(buf, ret, seq, portid, cb, data);
+		if (ret <= MNL_CB_STOP)
+			break;
+		ret = mnl_socket_recvfrom(n->nl, buf, len);
+	}
+	return ret < 0 ? -errno : 0;
+}
+
 static int neigh_lookup(struct xr_neigh *n, struct neigh_query *q)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	struct ndmsg *nd;
-	unsigned int seq, portid;
+	struct nlmsghdr *nlh = nl_header(n, buf, RTM_GETNEIGH, NLM_F_DUMP);
+	struct ndmsg *nd = mnl_nlmsg_put_extra_header(nlh, sizeof(*nd));
+
+	nd->ndm_family = q->family;
+	return nl_talk(n, buf, sizeof(buf), neigh_cb, q);
+}
+
+struct route_query {
+	int family;
+	int oif;
+	uint8_t gw[16];
+	int has_gw;
+	int found;
+};
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RTA_MAX + 1] = { 0 };
+	struct route_query *q = data;
+	struct rtmsg *rt = mnl_nlmsg_get_payload(nlh);
+	size_t alen = q->family == AF_INET ? 4 : 16;
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE || rt->rtm_family != q->family)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*rt), table_attr,
+		       &(struct attr_table){ tb, RTA_MAX });
+	if (tb[RTA_OIF])
+		q->oif = mnl_attr_get_u32(tb[RTA_OIF]);
+	if (tb[RTA_GATEWAY] && mnl_attr_get_payload_len(tb[RTA_GATEWAY]) == alen) {
+		memcpy(q->gw, mnl_attr_get_payload(tb[RTA_GATEWAY]), alen);
+		q->has_gw = 1;
+	}
+	q->found = 1;
+	return MNL_CB_OK;
+}
+
+int xr_route_nexthop(struct xr_neigh *n, int family, const uint8_t *dst, int *oif,
+		     uint8_t nexthop[16])
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct route_query q = { .family = family };
+	size_t alen = family == AF_INET ? 4 : 16;
+	struct nlmsghdr *nlh = nl_header(n, buf, RTM_GETROUTE, 0);
+	struct rtmsg *rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
 	int ret;
 
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETNEIGH;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq = ++n->seq;
-	nd = mnl_nlmsg_put_extra_header(nlh, sizeof(*nd));
-	nd->ndm_family = q->family;
-	portid = mnl_socket_get_portid(n->nl);
-	if (mnl_socket_sendto(n->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	ret = mnl_socket_recvfrom(n->nl, buf, sizeof(buf));
-	while (ret > 0) {
-		ret = mnl_cb_run(buf, ret, seq, portid, neigh_cb, q);
-		if (ret <= MNL_CB_STOP)
-			break;
-		ret = mnl_socket_recvfrom(n->nl, buf, sizeof(buf));
-	}
-	return ret < 0 ? -errno : 0;
+	rt->rtm_family = family;
+	rt->rtm_dst_len = alen * 8;
+	mnl_attr_put(nlh, RTA_DST, alen, dst);
+	ret = nl_talk(n, buf, sizeof(buf), route_cb, &q);
+	if (ret)
+		return ret == -EHOSTUNREACH ? -ENETUNREACH : ret;
+	if (!q.found)
+		return -ENETUNREACH;
+	*oif = q.oif;
+	memset(nexthop, 0, 16);
+	memcpy(nexthop, q.has_gw ? q.gw : dst, alen);
+	return 0;
 }
 
 /* A datagram to the discard port: the kernel resolves the neighbour first. */
@@ -132,7 +210,7 @@ static void provoke_resolution(struct xr_neigh *n, int ifindex, int family,
 }
 
 int xr_neigh_resolve(struct xr_neigh *n, int ifindex, int family, const uint8_t *ip,
-		     uint8_t mac[6], int timeout_ms)
+		     const uint8_t *probe_dst, uint8_t mac[6], int timeout_ms)
 {
 	struct neigh_query q = { .ifindex = ifindex, .family = family, .ip = ip };
 	int waited = 0, ret;
@@ -148,7 +226,7 @@ int xr_neigh_resolve(struct xr_neigh *n, int ifindex, int family, const uint8_t 
 		if (waited >= timeout_ms)
 			return -EHOSTUNREACH;
 		if (waited % 200 == 0)
-			provoke_resolution(n, ifindex, family, ip);
+			provoke_resolution(n, ifindex, family, probe_dst);
 		usleep(2000);
 		waited += 2;
 	}

@@ -7,6 +7,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -467,7 +468,8 @@ static int resolve_path(struct xr_qp_impl *qp, const struct xr_qp_attr *a,
 	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	bool dst_v4 = !memcmp(g->dgid.raw, v4mapped, 12);
 	char buf[INET6_ADDRSTRLEN];
-	int ret;
+	uint8_t nexthop[16];
+	int ret, oif = 0;
 
 	if (!a->ah_attr.is_global)
 		return xr_set_err(EINVAL, "RoCE needs a global route: set ah_attr.is_global "
@@ -495,12 +497,30 @@ static int resolve_path(struct xr_qp_impl *qp, const struct xr_qp_attr *a,
 	fa->hop_limit = 64;	/* rdma_rxe sends 64 whatever the AH says */
 	fa->flow_label = g->flow_label;
 	fa->sport = xr_roce_sport(qp->pub.qp_num, a->dest_qp_num, g->flow_label);
+	/* Routed RoCEv2: frames go to the next hop's MAC, the gateway if any. */
 	pthread_mutex_lock(&ctx->neigh_lock);
-	ret = xr_neigh_resolve(&ctx->neigh, ctx->ifindex, dst_v4 ? AF_INET : AF_INET6,
-			       fa->dst_ip, fa->dst_mac, 1000);
+	ret = xr_route_nexthop(&ctx->neigh, dst_v4 ? AF_INET : AF_INET6, fa->dst_ip,
+			       &oif, nexthop);
+	if (!ret && oif && oif != ctx->ifindex)
+		ret = -EXDEV;
+	if (!ret)
+		ret = xr_neigh_resolve(&ctx->neigh, ctx->ifindex,
+				       dst_v4 ? AF_INET : AF_INET6, nexthop, fa->dst_ip,
+				       fa->dst_mac, 1000);
 	pthread_mutex_unlock(&ctx->neigh_lock);
 	if (ret) {
+		char ifn[IF_NAMESIZE] = "?";
+
 		inet_ntop(dst_v4 ? AF_INET : AF_INET6, fa->dst_ip, buf, sizeof(buf));
+		if (ret == -EXDEV)
+			return xr_set_err(EHOSTUNREACH, "the route to %s leaves through %s, "
+					  "not %s: the peer must be reachable through "
+					  "the device's interface", buf,
+					  if_indextoname(oif, ifn) ? ifn : "?",
+					  ctx->ifname);
+		if (ret == -ENETUNREACH)
+			return xr_set_err(ENETUNREACH, "no route to %s in %s's network "
+					  "namespace", buf, ctx->ifname);
 		return xr_set_err(-ret, "cannot resolve the MAC address of %s on %s: %s",
 				  buf, ctx->ifname, strerror(-ret));
 	}

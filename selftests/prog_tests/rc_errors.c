@@ -235,6 +235,24 @@ XR_TEST_ROOT(rc_api_misuse)
 			       XR_QP_DEST_QPN | XR_QP_RQ_PSN | XR_QP_MAX_DEST_RD_ATOMIC |
 			       XR_QP_MIN_RNR_TIMER), EINVAL, "no GRH refused");
 	ASSERT_TRUE(strstr(xr_last_error(), "global route"), "GRH message");
+	/* A peer no route leads to. */
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.sgid_index = 1;
+	memset(&a.ah_attr.grh.dgid, 0, sizeof(a.ah_attr.grh.dgid));
+	a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xff;
+	a.ah_attr.grh.dgid.raw[12] = 192;
+	a.ah_attr.grh.dgid.raw[13] = 0;
+	a.ah_attr.grh.dgid.raw[14] = 2;
+	a.ah_attr.grh.dgid.raw[15] = 1;
+	ASSERT_EQ(xr_modify_qp(qp, &a, XR_QP_STATE | XR_QP_AV | XR_QP_PATH_MTU |
+			       XR_QP_DEST_QPN | XR_QP_RQ_PSN | XR_QP_MAX_DEST_RD_ATOMIC |
+			       XR_QP_MIN_RNR_TIMER), ENETUNREACH, "no route refused");
+	ASSERT_TRUE(strstr(xr_last_error(), "no route to 192.0.2.1"), "route message");
+	/* An IPv6 GID as source for an IPv4 destination. */
+	a.ah_attr.grh.sgid_index = 2;
+	ASSERT_EQ(xr_modify_qp(qp, &a, XR_QP_STATE | XR_QP_AV | XR_QP_PATH_MTU |
+			       XR_QP_DEST_QPN | XR_QP_RQ_PSN | XR_QP_MAX_DEST_RD_ATOMIC |
+			       XR_QP_MIN_RNR_TIMER), EINVAL, "family mismatch refused");
 
 	/* Posting before RTS. */
 	s = (struct xr_sge){ (uintptr_t)p.e[0].buf, 8, p.e[0].mr->lkey };

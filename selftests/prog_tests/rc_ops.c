@@ -336,3 +336,34 @@ XR_TEST_ROOT(rc_ops_ipv6)
 out:
 	rc_pair_destroy(&p);
 }
+
+/*
+ * Routed RoCEv2: the peer is in another subnet, frames go to the router's
+ * MAC (next hop from the kernel's route), and the router decrements TTL /
+ * hop limit on the way, which the ICRC must not cover. IPv4 and IPv6.
+ */
+XR_TEST_ROOT(rc_ops_routed)
+{
+	static const enum xr_wr_opcode ops[] = { XR_WR_SEND, XR_WR_RDMA_WRITE_WITH_IMM,
+						 XR_WR_RDMA_READ };
+	unsigned v, i, ok = 0;
+
+	for (v = 0; v < 2; v++) {
+		struct rc_opts o = { .routed = 1, .ipv6 = v, .psn = { 10, 20 } };
+		struct rc_pair p;
+
+		if (rc_pair_create(&p, &o)) {
+			test__fail();
+			rc_pair_destroy(&p);
+			return;
+		}
+		for (i = 0; i < 6; i++) {
+			struct op_case c = { .op = ops[i % 3], .len = 3000 + 7000 * i,
+					     .nsge = 1 };
+
+			ok += run_op(&p, i & 1, 0, &c, 1300 + i);
+		}
+		rc_pair_destroy(&p);
+	}
+	ASSERT_EQ(ok, 12, "operations across a router verified (IPv4, IPv6)");
+}
