@@ -8,7 +8,7 @@ set -eu
 
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool
       libmnl-dev libelf-dev zlib1g-dev libisal-dev libclang-rt-14-dev
-      iproute2 iputils-ping ethtool netcat-openbsd tcpdump procps)
+      iproute2 iputils-ping ethtool netcat-openbsd tcpdump procps man-db)
 for arg in "$@"; do
 	case "$arg" in
 	--bench) pkgs+=(sockperf iperf3 linux-perf valgrind) ;;

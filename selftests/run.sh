@@ -4,7 +4,8 @@
 # Runs every test tier that exists and prints one closing line
 #   N passed, N failed, N skipped
 # Tiers: 1 unit and 2 BPF (build/selftests/test_progs), 3 network namespaces
-# (selftests/net/test_*.sh). Each test prints "PASS name", "FAIL name" or
+# (in test_progs), 4 the rdma_rxe VM (selftests/net/test_*.sh); and the
+# docs checks (selftests/docs/test_*.sh). Each test prints "PASS name", "FAIL name" or
 # "SKIP name: reason"; this script counts those lines.
 #
 #   selftests/run.sh [-t FILTER]     FILTER selects tests by substring
@@ -34,7 +35,7 @@ else
 	echo "FAIL test_progs: $XROCE_BUILD/selftests/test_progs not built" | tee -a "$log"
 fi
 
-for t in selftests/net/test_*.sh; do
+for t in selftests/docs/test_*.sh selftests/net/test_*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
 	if [ -n "$filter" ] && [[ "$name" != *"$filter"* ]]; then
