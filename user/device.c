@@ -387,11 +387,11 @@ const char *xr_device_name(const struct xr_context *ctx)
 	return ctx->ifname;
 }
 
-static enum xr_mtu mtu_fit(uint32_t ifmtu)
+static enum xr_mtu mtu_fit(uint32_t ifmtu, enum xr_mtu max)
 {
 	/* IP + UDP + BTH + RETH + ImmDt + ICRC ride inside the interface MTU. */
 	uint32_t room = ifmtu > 80 ? ifmtu - 80 : 0;
-	enum xr_mtu m = XR_MTU_2048;
+	enum xr_mtu m = max;
 
 	while (m > XR_MTU_256 && (uint32_t)xr_mtu_to_bytes(m) > room)
 		m--;
@@ -410,8 +410,9 @@ int xr_query_port(struct xr_context *ctx, uint8_t port_num, struct xr_port_attr 
 		xr_link_info(ctx->ifindex, mac, &mtu);
 	memset(attr, 0, sizeof(*attr));
 	attr->state = XR_PORT_ACTIVE;
-	attr->max_mtu = XR_MTU_2048;	/* 4096 needs multi-buffer AF_XDP */
-	attr->active_mtu = mtu_fit(mtu);
+	/* 4096 needs multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6). */
+	attr->max_mtu = ctx->xsk.sg ? XR_MTU_4096 : XR_MTU_2048;
+	attr->active_mtu = mtu_fit(mtu, attr->max_mtu);
 	attr->gid_tbl_len = XR_MAX_GID;
 	attr->link_layer = 2;
 	attr->ifmtu = mtu;

@@ -62,13 +62,16 @@ int xr_send_frame(struct xr_qp_impl *qp, const struct xr_frame_hdrs *hin,
 	struct xr_context *ctx = qp->pub.context;
 	struct xr_frame_hdrs h = *hin;
 	struct xr_frame_layout lo;
-	uint64_t addr;
+	uint32_t flen = xr_frame_len(&qp->fa, h.opcode, paylen), reg;
+	bool split = flen > XR_XSK_FRAME_SIZE;
+	uint64_t addr = 0;
 	uint8_t *f;
-	uint32_t reg;
+	int ret;
 
-	if (xr_frame_len(&qp->fa, h.opcode, paylen) > XR_XSK_FRAME_SIZE)
+	if (flen > XR_XSK_MAX_FRAME || (split && !ctx->xsk.sg))
 		return -EMSGSIZE;
-	f = xr_xsk_tx_frame(&ctx->xsk, &addr);
+	/* A jumbo frame is built flat, then spread over several UMEM frames. */
+	f = split ? ctx->tx_scratch : xr_xsk_tx_frame(&ctx->xsk, &addr);
 	if (!f) {
 		ctx->ctr->tx_no_room++;
 		return -ENOBUFS;
@@ -88,7 +91,17 @@ int xr_send_frame(struct xr_qp_impl *qp, const struct xr_frame_hdrs *hin,
 	memset(f + lo.hdr_len + paylen, 0, lo.pad);
 	reg = xr_icrc_update(reg, f + lo.hdr_len, paylen + lo.pad);
 	xr_icrc_final(reg, f + lo.icrc_off);
-	if (xr_xsk_tx_submit(&ctx->xsk, addr, lo.len)) {
+	if (split) {
+		ret = xr_xsk_tx_submit_buf(&ctx->xsk, f, lo.len);
+		if (ret == -ENOBUFS) {
+			xr_xsk_tx_kick(&ctx->xsk);
+			ret = xr_xsk_tx_submit_buf(&ctx->xsk, f, lo.len);
+		}
+		if (ret) {
+			ctx->ctr->tx_no_room++;
+			return ret;
+		}
+	} else if (xr_xsk_tx_submit(&ctx->xsk, addr, lo.len)) {
 		xr_xsk_tx_kick(&ctx->xsk);
 		if (xr_xsk_tx_submit(&ctx->xsk, addr, lo.len))
 			return -ENOBUFS;

@@ -171,6 +171,7 @@ struct xr_context {
 	volatile uint64_t app_poll_us;	/* last xr_poll_cq by the application */
 
 	struct xr_xsk xsk;
+	uint8_t tx_scratch[XR_XSK_MAX_FRAME];	/* jumbo frames are built here */
 	struct xr_neigh neigh;	/* sockets in the device's netns */
 	pthread_mutex_t neigh_lock;
 	int qps_map_fd;		/* pinned xr_qps */

@@ -582,10 +582,13 @@ int xr_modify_qp(struct xr_qp *pub, struct xr_qp_attr *a, int mask)
 	if ((mask & XR_QP_PKEY_INDEX) && a->pkey_index != 0)
 		return xr_set_err(EINVAL, "P_Key index %u is empty", a->pkey_index);
 	if ((mask & XR_QP_PATH_MTU) &&
-	    (a->path_mtu < XR_MTU_256 || a->path_mtu > XR_MTU_2048))
-		return xr_set_err(EINVAL, "path MTU %d not supported (256..2048; 4096 "
-				  "needs multi-buffer AF_XDP, not done yet)",
-				  xr_mtu_to_bytes(a->path_mtu));
+	    (a->path_mtu < XR_MTU_256 || a->path_mtu > XR_MTU_4096))
+		return xr_set_err(EINVAL, "path MTU enum %d is not 1 (256) .. 5 (4096)",
+				  a->path_mtu);
+	if ((mask & XR_QP_PATH_MTU) && a->path_mtu == XR_MTU_4096 && !ctx->xsk.sg)
+		return xr_set_err(EINVAL, "path MTU 4096 needs multi-buffer AF_XDP "
+				  "(XDP_USE_SG, Linux 6.6 or later), which this "
+				  "kernel refused");
 	if ((mask & XR_QP_PATH_MTU) &&
 	    (uint32_t)xr_mtu_to_bytes(a->path_mtu) + 80 > ctx->ifmtu)
 		return xr_set_err(EINVAL, "path MTU %d does not fit %s's MTU %u",

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -49,8 +50,16 @@ int xr_xsk_open(struct xr_xsk *x, const char *ifname, uint32_t queue_id,
 			 strerror(-ret), ret == -EPERM ? " (run as root)" : "");
 		goto fail;
 	}
+	/* Jumbo frames span several UMEM frames: ask for multi-buffer first. */
+	scfg.bind_flags |= XDP_USE_SG;
 	ret = xsk_socket__create(&x->xsk, ifname, queue_id, x->umem, &x->rx, &x->tx,
 				 &scfg);
+	x->sg = !ret;
+	if (ret == -EINVAL || ret == -EOPNOTSUPP) {
+		scfg.bind_flags &= ~XDP_USE_SG;
+		ret = xsk_socket__create(&x->xsk, ifname, queue_id, x->umem, &x->rx,
+					 &x->tx, &scfg);
+	}
 	if (ret == -EBUSY) {
 		snprintf(err, errlen, "%s is in use by another xroce application or "
 			 "AF_XDP program (queue %u is taken; this version serves one "
@@ -75,7 +84,8 @@ int xr_xsk_open(struct xr_xsk *x, const char *ifname, uint32_t queue_id,
 	xsk_ring_prod__submit(&x->fill, RX_FRAMES);
 
 	x->tx_free = calloc(XR_XSK_NUM_FRAMES - RX_FRAMES, sizeof(uint64_t));
-	if (!x->tx_free) {
+	x->rx_asm = malloc(XR_XSK_MAX_FRAME);
+	if (!x->tx_free || !x->rx_asm) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -97,6 +107,7 @@ void xr_xsk_close(struct xr_xsk *x)
 	if (x->area)
 		munmap(x->area, (size_t)XR_XSK_NUM_FRAMES * XR_XSK_FRAME_SIZE);
 	free(x->tx_free);
+	free(x->rx_asm);
 	memset(x, 0, sizeof(*x));
 	x->fd = -1;
 }
@@ -151,6 +162,37 @@ int xr_xsk_tx_submit(struct xr_xsk *x, uint64_t addr, uint32_t len)
 	return 0;
 }
 
+int xr_xsk_tx_submit_buf(struct xr_xsk *x, const uint8_t *buf, uint32_t len)
+{
+	uint32_t n = (len + XR_XSK_FRAME_SIZE - 1) / XR_XSK_FRAME_SIZE, idx, i;
+
+	if (!x->sg || n > 8)
+		return -EMSGSIZE;
+	if (x->tx_nfree < n)
+		xr_xsk_tx_reap(x);
+	if (x->tx_nfree < n)
+		return -ENOBUFS;
+	if (xsk_ring_prod__reserve(&x->tx, n, &idx) != n) {
+		x->tx_ring_full++;
+		return -ENOBUFS;
+	}
+	for (i = 0; i < n; i++) {
+		struct xdp_desc *d = xsk_ring_prod__tx_desc(&x->tx, idx + i);
+		uint32_t l = len - i * XR_XSK_FRAME_SIZE;
+		uint64_t addr = x->tx_free[--x->tx_nfree];
+
+		if (l > XR_XSK_FRAME_SIZE)
+			l = XR_XSK_FRAME_SIZE;
+		memcpy(xsk_umem__get_data(x->area, addr), buf + i * XR_XSK_FRAME_SIZE, l);
+		d->addr = addr;
+		d->len = l;
+		d->options = i + 1 < n ? XDP_PKT_CONTD : 0;
+	}
+	xsk_ring_prod__submit(&x->tx, n);
+	x->tx_pending += n;
+	return 0;
+}
+
 void xr_xsk_tx_kick(struct xr_xsk *x)
 {
 	if (!x->tx_pending)
@@ -185,8 +227,28 @@ int xr_xsk_rx(struct xr_xsk *x, unsigned max, xr_xsk_rx_fn fn, void *ctx)
 		return 0;
 	for (i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&x->rx, idx_rx + i);
+		uint8_t *data = xsk_umem__get_data(x->area, d->addr);
 
-		fn(ctx, xsk_umem__get_data(x->area, d->addr), d->len);
+		/* One descriptor, one frame: no copy. */
+		if (!x->rx_asm_len && !x->rx_asm_bad && !(d->options & XDP_PKT_CONTD)) {
+			fn(ctx, data, d->len);
+			continue;
+		}
+		/* A frame in several descriptors: gather it (it may straddle batches). */
+		if (x->rx_asm_len + d->len > XR_XSK_MAX_FRAME)
+			x->rx_asm_bad = true;
+		if (!x->rx_asm_bad) {
+			memcpy(x->rx_asm + x->rx_asm_len, data, d->len);
+			x->rx_asm_len += d->len;
+		}
+		if (d->options & XDP_PKT_CONTD)
+			continue;
+		if (!x->rx_asm_bad)
+			fn(ctx, x->rx_asm, x->rx_asm_len);
+		else
+			x->rx_oversize++;
+		x->rx_asm_len = 0;
+		x->rx_asm_bad = false;
 	}
 	/* The fill ring holds every RX frame not in flight, so this fits. */
 	while (xsk_ring_prod__reserve(&x->fill, n, &idx_fill) != n)

@@ -18,6 +18,15 @@
 #define XR_XSK_RING_SIZE	4096	/* 2048 dropped frames in scheduling gaps */
 #define XR_XSK_RX_BATCH		64
 
+/* Multi-buffer AF_XDP (Linux 6.6); Debian 12's UAPI headers predate it. */
+#ifndef XDP_USE_SG
+#define XDP_USE_SG (1 << 4)
+#endif
+#ifndef XDP_PKT_CONTD
+#define XDP_PKT_CONTD (1 << 0)
+#endif
+#define XR_XSK_MAX_FRAME 9216	/* reassembled / split frames, jumbo MTU */
+
 struct xr_xsk {
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
@@ -31,7 +40,11 @@ struct xr_xsk {
 	uint32_t tx_pending;		/* descriptors produced, not yet kicked */
 	uint32_t queue_id;
 	int fd;
-	uint64_t tx_kicks, tx_ring_full, rx_frames;
+	bool sg;			/* frames may span several descriptors */
+	uint8_t *rx_asm;		/* a multi-descriptor frame being gathered */
+	uint32_t rx_asm_len;
+	bool rx_asm_bad;		/* it outgrew rx_asm: drop the rest of it */
+	uint64_t tx_kicks, tx_ring_full, rx_frames, rx_oversize;
 };
 
 /* 0 or -errno; @err explains. */
@@ -47,6 +60,8 @@ void xr_xsk_close(struct xr_xsk *x);
 uint8_t *xr_xsk_tx_frame(struct xr_xsk *x, uint64_t *addr);
 int xr_xsk_tx_submit(struct xr_xsk *x, uint64_t addr, uint32_t len);
 void xr_xsk_tx_kick(struct xr_xsk *x);
+/* A frame larger than one UMEM frame, from a flat buffer (needs x->sg). */
+int xr_xsk_tx_submit_buf(struct xr_xsk *x, const uint8_t *buf, uint32_t len);
 /* Returns completed TX frames to the free list. */
 void xr_xsk_tx_reap(struct xr_xsk *x);
 uint32_t xr_xsk_tx_room(struct xr_xsk *x);

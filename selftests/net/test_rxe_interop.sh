@@ -5,8 +5,8 @@
 # kernel, -accel tcg, initramfs from scripts/vm/mkinitramfs.sh) runs
 # rdma-core's ibv_rc_pingpong on an rxe device; the host runs
 # xroce-pingpong on the tap interface the VM's virtio-net is wired to, in a
-# network namespace of its own. Both directions (rxe client / xroce server
-# and the reverse), several sizes and path MTUs; both sides must exit 0.
+# network namespace of its own (MTU 9000). Both directions (rxe client / xroce server
+# and the reverse), several sizes, path MTU 256 to 4096; both sides must exit 0.
 # Prints PASS/FAIL/SKIP lines for selftests/run.sh.
 set -u
 cd "$(dirname "$0")/../.."
@@ -36,7 +36,7 @@ grep -qs ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 ip netns add "$N"
 ip -n "$N" tuntap add dev xrtap0 mode tap
 ip -n "$N" addr add 10.80.0.1/24 dev xrtap0
-ip -n "$N" link set xrtap0 mtu 3000 up
+ip -n "$N" link set xrtap0 mtu 9000 up
 ip -n "$N" link set lo up
 $NS "$B/xroce" attach xrtap0 2>/dev/null || skip_all "xroce attach on a tap failed"
 
@@ -46,7 +46,7 @@ vm() {
 	shift
 	timeout 240 $NS qemu-system-x86_64 -accel tcg -m 768 -smp 1 -nographic \
 		-no-reboot -kernel "$KERNEL" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet panic=-1 xr.ip=10.80.0.2 xr.mtu=3000 xr.run=$(echo "$*" | tr ' ' '+')" \
+		-append "console=ttyS0 quiet panic=-1 xr.ip=10.80.0.2 xr.mtu=9000 xr.run=$(echo "$*" | tr ' ' '+')" \
 		-netdev tap,id=n0,ifname=xrtap0,script=no,downscript=no \
 		-device virtio-net-pci,netdev=n0 > "$log" 2>&1
 }
@@ -66,7 +66,7 @@ check() {	# name, host rc, vm log, host log
 
 # rdma_rxe is the client, xroce the server.
 ok=1
-for c in "64 1024" "4096 1024" "20000 1024" "3000 256" "8192 2048"; do
+for c in "64 1024" "4096 1024" "20000 1024" "3000 256" "8192 2048" "20000 4096"; do
 	set -- $c
 	$NS timeout 200 "$B/xroce-pingpong" -d xrtap0 -g 1 -s "$1" -m "$2" -n 50 \
 		> "$LOG/host.log" 2>&1 &
@@ -80,7 +80,7 @@ if [ $ok = 1 ]; then echo "PASS interop_rxe_client_xroce_server"; else
 
 # rdma_rxe is the server, xroce the client (with -e: sleeping on events).
 ok=1
-for c in "64 1024" "20000 1024" "4096 512"; do
+for c in "64 1024" "20000 1024" "4096 512" "9000 4096"; do
 	set -- $c
 	vm "$LOG/vm.log" ibv_rc_pingpong -d rxe0 -g 1 -s "$1" -m "$2" -n 50 &
 	vp=$!

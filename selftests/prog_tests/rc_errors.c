@@ -228,7 +228,7 @@ XR_TEST_ROOT(rc_api_misuse)
 	a.path_mtu = XR_MTU_4096;
 	ASSERT_EQ(xr_modify_qp(qp, &a, XR_QP_STATE | XR_QP_AV | XR_QP_PATH_MTU |
 			       XR_QP_DEST_QPN | XR_QP_RQ_PSN | XR_QP_MAX_DEST_RD_ATOMIC |
-			       XR_QP_MIN_RNR_TIMER), EINVAL, "path MTU 4096 refused");
+			       XR_QP_MIN_RNR_TIMER), EINVAL, "path MTU 4096 refused on a 1500-byte link");
 	a.path_mtu = XR_MTU_1024;
 	a.ah_attr.is_global = 0;
 	ASSERT_EQ(xr_modify_qp(qp, &a, XR_QP_STATE | XR_QP_AV | XR_QP_PATH_MTU |

@@ -166,7 +166,8 @@ static void sizes_at(enum xr_mtu mtu)
 		XR_WR_SEND, XR_WR_SEND_WITH_IMM, XR_WR_RDMA_WRITE,
 		XR_WR_RDMA_WRITE_WITH_IMM, XR_WR_RDMA_READ,
 	};
-	struct rc_opts o = { .path_mtu = mtu, .psn = { 0x000100, 0xabcdef } };
+	struct rc_opts o = { .path_mtu = mtu, .psn = { 0x000100, 0xabcdef },
+			     .ifmtu = mtu == XR_MTU_4096 ? 9000 : 0 };
 	uint32_t m = xr_mtu_to_bytes(mtu);
 	uint32_t sizes[] = { 0, 1, m - 1, m, m + 1, 3 * m + 5, 1u << 20 };
 	struct rc_pair p;
@@ -200,6 +201,12 @@ XR_TEST_ROOT(rc_ops_sizes_mtu1024)
 XR_TEST_ROOT(rc_ops_sizes_mtu256)
 {
 	sizes_at(XR_MTU_256);
+}
+
+/* Jumbo frames: each spans two UMEM frames (multi-buffer AF_XDP). */
+XR_TEST_ROOT(rc_ops_sizes_mtu4096)
+{
+	sizes_at(XR_MTU_4096);
 }
 
 XR_TEST_ROOT(rc_ops_sgl_unsignaled)

@@ -526,8 +526,15 @@ XR_TEST_ROOT(rxe_replay)
 		"rxe-ipv6/write_bw_s1024_tclass96_ipv6.pcap",
 		"rxe-ipv6/write_bw_s8192_mtu1024_ipv6.pcap",
 	};
+	static const char *const jumbo[] = {
+		"rxe/rc_pingpong_s64_mtu4096.pcap",
+		"rxe/rc_pingpong_s4096_mtu4096.pcap",
+		"rxe/rc_pingpong_s65536_mtu4096.pcap",
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
 		replay(fixtures[i], XR_MTU_1024);
+	for (i = 0; i < sizeof(jumbo) / sizeof(jumbo[0]); i++)
+		replay(jumbo[i], XR_MTU_4096);
 }
