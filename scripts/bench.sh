@@ -3,6 +3,8 @@
 # Benchmarks (not part of make check). docs/perf.md says what each measures
 # and records the numbers of a run with the machine it ran on.
 #   XROCE_BENCH_ITERS   ping-pong round trips per size (default 20000)
+# Sections: CRC-32 implementations; ping-pong latency against a busy-polling
+# kernel UDP ping-pong; RC WRITE/SEND bandwidth against kernel TCP (iperf3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${XROCE_BUILD:-$PWD/build}
@@ -25,7 +27,7 @@ trap cleanup EXIT
 grep -qs ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 ip netns add "$P-a"
 ip netns add "$P-b"
-ip -n "$P-a" link add xr0 type veth peer name xr0 netns "$P-b"
+ip -n "$P-a" link add xr0 mtu 9000 type veth peer name xr0 netns "$P-b" mtu 9000
 ip -n "$P-a" addr add 10.79.0.1/24 dev xr0
 ip -n "$P-b" addr add 10.79.0.2/24 dev xr0
 ip -n "$P-a" link set xr0 up
@@ -53,3 +55,18 @@ for size in 64 4096; do
 		"$(awk -v a="$x" -v b="$u" 'BEGIN { printf "%.2f", a / b }')"
 done
 echo "(ratio = xroce-poll / udp-busypoll; below 1 means xroce is faster)"
+
+echo
+echo "== bandwidth on the same veth pair (MTU 9000), 3 s each"
+for m in 1024 4096; do
+	for op in write send; do
+		printf 'xroce %-5s 64 KiB messages, path MTU %-4s: ' "$op" "$m"
+		"$B/selftests/rc_bw" "$P-a" "$P-b" xr0 10.79.0.1 10.79.0.2 "$op" 65536 "$m" |
+			sed 's/.* = //'
+	done
+done
+$Bh iperf3 -s -1 > /dev/null 2>&1 &
+sleep 0.3
+printf 'kernel TCP (iperf3, 1 stream):           %s\n' \
+	"$($A iperf3 -c 10.79.0.2 -t 3 -f g | sed -n 's/.* \([0-9.]* Gbits\/sec\).*receiver/\1/p')"
+wait

@@ -208,6 +208,21 @@ static int open_pin(const char *dir, const char *name)
 	return bpf_obj_get(p);
 }
 
+/* Whether the process that last opened the interface is still running. */
+static bool owner_alive(const char *dir)
+{
+	struct xr_dev_counters c;
+	__u32 zero = 0;
+	int fd = open_pin(dir, "xr_dev_stats");
+	bool alive = true;
+
+	if (fd >= 0 && !bpf_map_lookup_elem(fd, &zero, &c))
+		alive = c.owner_pid && (!kill((pid_t)c.owner_pid, 0) || errno == EPERM);
+	if (fd >= 0)
+		close(fd);
+	return alive;
+}
+
 /* A pinned BPF_F_MMAPABLE array, mapped shared; NULL when it is not there. */
 static void *map_counters(const char *dir, const char *name, size_t *len)
 {
@@ -236,7 +251,7 @@ struct xr_context *xr_open_device(const char *ifname)
 	struct xr_attach_info info = { 0 };
 	struct xr_context *ctx;
 	char dir[PATH_MAX], err[256];
-	int fd, ret, xfd;
+	int fd, ret, xfd, i;
 	__u32 zero = 0;
 
 	if (!ifname || strlen(ifname) >= sizeof(ctx->ifname)) {
@@ -304,6 +319,14 @@ struct xr_context *xr_open_device(const char *ifname)
 	}
 
 	ret = xr_xsk_open(&ctx->xsk, ifname, 0, err, sizeof(err));
+	/*
+	 * The kernel tears down an exited process's socket asynchronously: if
+	 * the last owner is dead, its queue frees itself within moments.
+	 */
+	for (i = 0; ret == -EBUSY && i < 40 && !owner_alive(dir); i++) {
+		usleep(50000);
+		ret = xr_xsk_open(&ctx->xsk, ifname, 0, err, sizeof(err));
+	}
 	if (ret) {
 		xr_set_err(-ret, "%s", err);
 		goto fail;
