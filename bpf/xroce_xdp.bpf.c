@@ -34,7 +34,8 @@ struct {
  * The QP the frame is addressed to decides where it goes. RESET and INIT
  * QPs silently discard what arrives (IBTA 10.3.1), like a QPN nobody owns.
  */
-static __always_inline enum xr_stat xr_steer(struct xr_pkt *p, __u32 *slot)
+static __always_inline enum xr_stat xr_steer(struct xdp_md *ctx, struct xr_pkt *p,
+					      __u32 *slot)
 {
 	struct xr_qp_entry *qp;
 	__u32 qpn;
@@ -45,6 +46,12 @@ static __always_inline enum xr_stat xr_steer(struct xr_pkt *p, __u32 *slot)
 		return XR_STAT_QP_UNKNOWN;
 	if (qp->state < XR_QPS_RTR_VAL)
 		return XR_STAT_QP_NOT_READY;
+	/*
+	 * A socket receives only from the queue it is bound to; redirecting
+	 * a frame from another queue would be dropped where no counter sees it.
+	 */
+	if (ctx->rx_queue_index != qp->xsk_slot)
+		return XR_STAT_XSK_WRONG_QUEUE;
 	*slot = qp->xsk_slot;
 	return XR_STAT_ROCE_VALID;
 }
@@ -61,7 +68,7 @@ int xroce_xdp(struct xdp_md *ctx)
 	if (r == XR_STAT_ROCE_VALID && xr_cfg.icrc_check && !xr_icrc_ok(ctx, &p))
 		r = XR_STAT_ICRC_BAD;
 	if (r == XR_STAT_ROCE_VALID)
-		r = xr_steer(&p, &slot);
+		r = xr_steer(ctx, &p, &slot);
 	if (r == XR_STAT_ROCE_VALID) {
 		act = bpf_redirect_map(&xr_xsks, slot, XDP_DROP);
 		if (act != XDP_REDIRECT)

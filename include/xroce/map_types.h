@@ -62,7 +62,7 @@ struct xr_attach_info {
 struct xr_qp_entry {
 	__u32 qpn;
 	__u32 state;		/* enum xr_qp_state (IBV_QPS_* values) */
-	__u32 xsk_slot;		/* index into xr_xsks */
+	__u32 xsk_slot;		/* index into xr_xsks = the RX queue it serves */
 	__u32 dest_qpn;
 	__u32 path_mtu;		/* bytes */
 	__u32 owner_pid;	/* process that created the QP */

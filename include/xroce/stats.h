@@ -67,7 +67,10 @@ enum xr_stat_kind {
 	X(QP_NOT_READY, qp_not_ready, XR_KIND_DROP,                          \
 	  "packet for a QP in RESET or INIT (not yet receiving)")             \
 	X(XSK_MISSING, xsk_missing, XR_KIND_DROP,                            \
-	  "the QP's AF_XDP socket is gone (application exited)")
+	  "the QP's AF_XDP socket is gone (application exited)")              \
+	X(XSK_WRONG_QUEUE, xsk_wrong_queue, XR_KIND_DROP,                    \
+	  "arrived on an RX queue the QP's engine does not serve (steer UDP "  \
+	  "4791 to that queue)")
 
 enum xr_stat {
 #define XR__STAT_ENUM(sfx, name, kind, desc) XR_STAT_##sfx,

@@ -4,6 +4,7 @@
  * back from xr_stats (the reason the program counted), so a test knows not
  * only XDP_PASS/XDP_DROP but why.
  */
+#include <net/if.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <linux/if_link.h>
 
 #include "build.h"
+#include "netns.h"
 #include "pcap.h"
 #include "pkt.h"
 #include "test_progs.h"
@@ -359,5 +361,70 @@ XR_TEST_ROOT(xdp_agrees_with_userspace_parser)
 		  iters, valid, malformed);
 	ASSERT_EQ(disagree, 0, "xdp and userspace verdicts differ");
 	ASSERT_GE(malformed, iters / 2, "mostly malformed input");
+	run_close(&r);
+}
+
+/*
+ * Steering by QPN: unknown QPN, a QP not yet receiving, a live QP whose
+ * socket is gone, and a frame on an RX queue the QP's engine does not
+ * serve each get their own counter (test_run on a 4-queue veth, so
+ * rx_queue_index can be chosen).
+ */
+XR_TEST_ROOT(xdp_steering_verdicts)
+{
+	static uint8_t f[512];
+	struct xr_frame_addr a = addr4;
+	struct xr_frame_hdrs h = { .opcode = XR_OP_RC_SEND_ONLY, .pkey = 0xffff,
+				   .dqpn = 0x11, .psn = 5 };
+	struct xr_qp_entry e = { .qpn = 0x11, .state = 1 /* INIT */, .xsk_slot = 0 };
+	uint64_t before[XR_STAT_MAX], after[XR_STAT_MAX];
+	struct xr_hosts hosts;
+	struct run r;
+	int qfd, ifindex = 0, i;
+	uint32_t n;
+	static const struct { uint32_t state, queue; enum xr_stat want; } cases[] = {
+		{ 0, 0, XR_STAT_QP_UNKNOWN },		/* no entry */
+		{ 1, 0, XR_STAT_QP_NOT_READY },		/* INIT */
+		{ 3, 0, XR_STAT_XSK_MISSING },		/* RTS, no socket */
+		{ 3, 2, XR_STAT_XSK_WRONG_QUEUE },	/* RTS, queue 2 */
+	};
+
+	if (run_open(&r, 1))
+		return;
+	if (xr_hosts_create(&hosts, 0) ||
+	    xr_hosts_sys(&hosts, 0, "ip link add xq0 numrxqueues 4 numtxqueues 4 type veth "
+			 "peer name xq1 numrxqueues 4 numtxqueues 4 && ip link set xq0 up") ||
+	    xr_hosts_enter(&hosts, 0)) {
+		test__fail();
+		goto out;
+	}
+	ifindex = if_nametoindex("xq0");
+	n = xr_frame_build(f, sizeof(f), &a, &h, "0123456789abcdef", 16);
+	qfd = bpf_map__fd(r.skel->maps.xr_qps);
+	for (i = 0; i < 4; i++) {
+		struct xdp_md md = { .ingress_ifindex = ifindex,
+				     .rx_queue_index = cases[i].queue };
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = f, .data_size_in = n,
+			    .ctx_in = &md, .ctx_size_in = sizeof(md), .repeat = 1);
+		int j, moved = 0;
+
+		if (cases[i].state) {
+			e.state = cases[i].state;
+			bpf_map_update_elem(qfd, &e.qpn, &e, BPF_ANY);
+		}
+		read_stats(&r, before);
+		if (!ASSERT_OK(bpf_prog_test_run_opts(r.prog_fd, &o), "test_run"))
+			continue;
+		read_stats(&r, after);
+		for (j = 0; j < XR_STAT_MAX; j++)
+			moved += after[j] != before[j];
+		ASSERT_EQ(moved, 1, "one counter per frame");
+		if (!ASSERT_EQ(after[cases[i].want] - before[cases[i].want], 1,
+			       xr_stat_name(cases[i].want)))
+			test__log("case %d", i);
+		ASSERT_EQ(o.retval, XDP_DROP, "dropped");
+	}
+out:
+	xr_hosts_destroy(&hosts);
 	run_close(&r);
 }
