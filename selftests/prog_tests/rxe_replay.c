@@ -23,6 +23,7 @@
 
 #include <xroce/xroce.h>
 
+#include "engine.h"
 #include "pcap.h"
 #include "pkt.h"
 #include "rc_util.h"
@@ -134,28 +135,75 @@ static uint64_t now_ms(void)
 	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
 }
 
-/* The next RoCE frame host 1 receives, polling the CQ meanwhile. */
-static int next_frame(int fd, uint8_t *buf, size_t cap, struct xr_cq *cq,
-		      struct xr_wc *wc, int *nwc)
+/*
+ * What xroce sent, by role: [0] its requests (requester), [1] its ACKs and
+ * READ responses (responder). The two streams are independent (rdma_rxe
+ * itself interleaves them as its timing goes), so each is compared in its
+ * own order.
+ */
+#define QCAP 64
+struct sent_queues {
+	uint8_t f[2][QCAP][9000];
+	uint32_t len[2][QCAP];
+	int head[2], count[2];
+};
+
+static int role_of(const uint8_t *f, uint32_t len)
+{
+	struct xr_pkt_info pi;
+
+	xr_parse_frame(f, len, 0, &pi);
+	return !(pi.mask & XR_M_REQ);
+}
+
+/* The next frame xroce sent in @role, polling the CQ meanwhile. */
+static int next_frame(int fd, struct sent_queues *q, int role, uint8_t *buf,
+		      struct xr_cq *cq, struct xr_wc *wc, int *nwc)
 {
 	uint64_t end = now_ms() + 2000;
 
-	while (now_ms() < end) {
+	while (!q->count[role] && now_ms() < end) {
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
 		struct xr_pkt_info pi;
+		uint8_t tmp[9000];
 		ssize_t n;
+		int r = xr_poll_cq(cq, 1, wc + *nwc), k;
+
+		if (r > 0)
+			*nwc += r;
+		n = recvfrom(fd, tmp, sizeof(tmp), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		if (n <= 0 || from.sll_pkttype == PACKET_OUTGOING ||
+		    xr_parse_frame(tmp, n, 0, &pi) != XR_PKT_ROCE)
+			continue;
+		k = role_of(tmp, n);
+		if (q->count[k] == QCAP)
+			continue;
+		memcpy(q->f[k][(q->head[k] + q->count[k]) % QCAP], tmp, n);
+		q->len[k][(q->head[k] + q->count[k]) % QCAP] = n;
+		q->count[k]++;
+	}
+	if (!q->count[role])
+		return -1;
+	memcpy(buf, q->f[role][q->head[role]], q->len[role][q->head[role]]);
+	q->head[role] = (q->head[role] + 1) % QCAP;
+	q->count[role]--;
+	return (int)q->len[role][(q->head[role] + QCAP - 1) % QCAP];
+}
+
+/* Drives the engine until it has received @n frames in all. */
+static void wait_consumed(struct xr_context *ctx, uint64_t n, struct xr_cq *cq,
+			  struct xr_wc *wc, int *nwc)
+{
+	const volatile struct xr_dev_counters *c = ctx->ctr;
+	uint64_t end = now_ms() + 2000;
+
+	while (c->rx_frames < n && now_ms() < end) {
 		int r = xr_poll_cq(cq, 1, wc + *nwc);
 
 		if (r > 0)
 			*nwc += r;
-		n = recvfrom(fd, buf, cap, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-		if (n <= 0 || from.sll_pkttype == PACKET_OUTGOING)
-			continue;
-		if (xr_parse_frame(buf, n, 0, &pi) == XR_PKT_ROCE)
-			return (int)n;
 	}
-	return -1;
 }
 
 /* Field by field: xroce's frame @got against rdma_rxe's @want. */
@@ -172,7 +220,11 @@ static bool same_transport(const uint8_t *got, uint32_t glen, const uint8_t *wan
 	xr_parse_frame(want, wlen, 0, &w);
 	gb = xr_pkt_bth(&g);
 	wb = xr_pkt_bth(&w);
-	ok &= ASSERT_EQ(g.opcode, w.opcode, "opcode");
+	/* Different opcodes carry different headers: nothing more to compare. */
+	if (!ASSERT_EQ(g.opcode, w.opcode, "opcode")) {
+		test__log("capture RoCE frame %d differs", idx);
+		return false;
+	}
 	ok &= ASSERT_EQ(xr_bth_psn(gb), xr_bth_psn(wb), "PSN");
 	ok &= ASSERT_EQ(xr_bth_ackreq(gb), xr_bth_ackreq(wb), "AckReq");
 	ok &= ASSERT_EQ(xr_bth_se(gb), xr_bth_se(wb), "SE");
@@ -312,6 +364,7 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 	static struct capture cap;
 	static uint8_t out[9000], got[9000];
 	static struct xr_wc wc[512];
+	static struct sent_queues sent;
 	struct rc_opts o = { .path_mtu = mtu };
 	struct xr_qp_init_attr ia = { .qp_type = XR_QPT_RC,
 				      .cap = { 64, 64, 1, 1, 0 } };
@@ -324,6 +377,9 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 				   .sll_protocol = htons(ETH_P_ALL) };
 	uint32_t cap_qpn, first_cpsn = 0, first_spsn = 0, matched = 0, compared = 0;
 	int i, fd = -1, nwc = 0, nreq = 0, nrecv_expected = 0, nrecv = 0;
+	uint64_t injected = 0;
+
+	memset(&sent, 0, sizeof(sent));
 	union xr_gid peer = { .raw = { [10] = 0xff, [11] = 0xff } };
 	struct va_map vm = { .cap_base = UINT64_MAX };
 	uint8_t client_bytes[16];
@@ -431,6 +487,13 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 			uint32_t l = readdress(out, cap.f[i], cap.len[i], &h, qp->qp_num, &vm);
 
 			ASSERT_OK(xr_hosts_send_frame(&h, 1, out, l), "inject");
+			/*
+			 * One frame at a time, as rdma_rxe took them: a loaded
+			 * host must not let several share one receive batch
+			 * (and one coalesced ACK).
+			 */
+			injected++;
+			wait_consumed(ctx, injected, cq, wc, &nwc);
 			continue;
 		}
 		/* rdma_rxe's server started a request here: xroce posts the same. */
@@ -457,7 +520,7 @@ static void replay(const char *fixture, enum xr_mtu mtu)
 			ASSERT_OK(xr_post_send(qp, &w, NULL), "post the server's request");
 			nreq++;
 		}
-		n = next_frame(fd, got, sizeof(got), cq, wc, &nwc);
+		n = next_frame(fd, &sent, role_of(cap.f[i], cap.len[i]), got, cq, wc, &nwc);
 		if (!ASSERT_GE(n, 1, "xroce answered"))
 			break;
 		compared++;
