@@ -96,9 +96,11 @@ static void cleanup_netns(pid_t pid)
 {
 	char cmd[256];
 
+	/* Also the pins a test that died before `xroce detach` left behind. */
 	snprintf(cmd, sizeof(cmd),
 		 "for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep '^xrt%d-'); "
-		 "do ip netns del $n; done", (int)pid);
+		 "do ip netns del $n; done; rm -rf /sys/fs/bpf/xroce/*@xrt%d-*",
+		 (int)pid, (int)pid);
 	if (system(cmd) < 0)
 		test__log("netns cleanup failed");
 }
