@@ -568,7 +568,7 @@ static void read_engine(const char *dir, struct xr_iface_status *st)
 	char p[PATH_MAX + 16];
 	struct xr_qp_counters qc;
 	__u32 k;
-	int fd;
+	int fd, qfd;
 
 	snprintf(p, sizeof(p), "%s/xr_dev_stats", dir);
 	fd = bpf_obj_get(p);
@@ -581,26 +581,41 @@ static void read_engine(const char *dir, struct xr_iface_status *st)
 	fd = bpf_obj_get(p);
 	if (fd < 0)
 		return;
+	snprintf(p, sizeof(p), "%s/xr_qps", dir);
+	qfd = bpf_obj_get(p);
 	for (k = 0; k < XR_MAX_QP_STATS; k++) {
 		struct xr_qp_counters *nq;
+		struct xr_qp_entry *ne;
 
 		if (bpf_map_lookup_elem(fd, &k, &qc) || !qc.qpn)
 			continue;
 		nq = realloc(st->qps, (st->nqps + 1) * sizeof(*nq));
-		if (!nq)
+		ne = realloc(st->qp_entries, (st->nqps + 1) * sizeof(*ne));
+		if (nq)
+			st->qps = nq;
+		if (ne)
+			st->qp_entries = ne;
+		if (!nq || !ne)
 			break;
-		st->qps = nq;
-		st->qps[st->nqps++] = qc;
+		st->qps[st->nqps] = qc;
+		memset(&ne[st->nqps], 0, sizeof(*ne));
+		if (qfd >= 0)
+			bpf_map_lookup_elem(qfd, &qc.qpn, &ne[st->nqps]);
+		st->nqps++;
 	}
 	close(fd);
+	if (qfd >= 0)
+		close(qfd);
 }
 
 void xr_loader_status_free(struct xr_iface_status *st, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(st[i].qps);
+		free(st[i].qp_entries);
+	}
 	free(st);
 }
 

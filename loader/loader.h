@@ -39,6 +39,7 @@ struct xr_iface_status {
 	bool has_engine;		/* the attachment has engine counters */
 	struct xr_dev_counters engine;
 	struct xr_qp_counters *qps;	/* QPs with counters (qpn != 0) */
+	struct xr_qp_entry *qp_entries;	/* their xr_qps entries (qpn 0: none) */
 	int nqps;
 };
 

@@ -124,6 +124,8 @@ XR_TEST_ROOT(rc_loss_recovered)
 		ASSERT_TRUE(r && strtoull(r + 14, NULL, 10) == rtx0,
 			    "xroce status reports the QP's retransmits");
 		ASSERT_TRUE(strstr(out, "\"running\":true"), "engine running");
+		ASSERT_TRUE(strstr(out, "\"qpn\":17,\"state\":\"RTS\",\"dest_qpn\":17,"
+				   "\"path_mtu\":1024"), "QP state and peer in the status");
 	}
 out:
 	rc_pair_destroy(&p);

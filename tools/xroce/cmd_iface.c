@@ -117,6 +117,14 @@ static const char *mode_name(__u32 m)
 	return m == XR_ATTACH_SKB ? "skb" : m == XR_ATTACH_NATIVE ? "native" : "?";
 }
 
+static const char *qp_state_name(__u32 s)
+{
+	static const char *const n[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE",
+					 "ERR" };
+
+	return s < 7 ? n[s] : "?";
+}
+
 static bool pid_alive(__u32 pid)
 {
 	return pid && (!kill((pid_t)pid, 0) || errno == EPERM);
@@ -138,7 +146,13 @@ static void engine_text(const struct xr_iface_status *st, bool all)
 	for (i = 0; i < st->nqps; i++) {
 		const struct xr_qp_counters *q = &st->qps[i];
 
-		printf("    qp 0x%06x:", q->qpn);
+		const struct xr_qp_entry *e = &st->qp_entries[i];
+
+		printf("    qp 0x%06x", q->qpn);
+		if (e->qpn)
+			printf(" %s peer 0x%06x mtu %u", qp_state_name(e->state),
+			       e->dest_qpn, e->path_mtu);
+		printf(":");
 #define XR__PRINT(name, desc)                                                  \
 		if (all || q->name)                                            \
 			printf(" %s %" PRIu64, #name, (uint64_t)q->name);
@@ -164,8 +178,15 @@ static void engine_json(struct xr_json *j, const struct xr_iface_status *st)
 	for (i = 0; i < st->nqps; i++) {
 		const struct xr_qp_counters *q = &st->qps[i];
 
+		const struct xr_qp_entry *e = &st->qp_entries[i];
+
 		xr_json_open_object(j, NULL);
 		xr_json_uint(j, "qpn", q->qpn);
+		if (e->qpn) {
+			xr_json_string(j, "state", qp_state_name(e->state));
+			xr_json_uint(j, "dest_qpn", e->dest_qpn);
+			xr_json_uint(j, "path_mtu", e->path_mtu);
+		}
 #define XR__JSON(name, desc) xr_json_uint(j, #name, q->name);
 		XR_QP_COUNTERS(XR__JSON)
 #undef XR__JSON
