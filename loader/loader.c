@@ -95,7 +95,7 @@ static void netns_suffix(char *buf, size_t len)
 	snprintf(buf, len, "@ns%lu", (unsigned long)self);
 }
 
-static uint64_t current_netns_ino(void)
+uint64_t xr_netns_ino(void)
 {
 	ino_t ino;
 	dev_t dev;
@@ -442,7 +442,7 @@ int xr_loader_attach(const char *ifname, const struct xr_attach_opts *o,
 		clock_gettime(CLOCK_REALTIME, &now);
 		info.ifindex = ifindex;
 		info.prog_id = xdp_program__id(prog);
-		info.netns_ino = current_netns_ino();
+		info.netns_ino = xr_netns_ino();
 		info.attach_time = now.tv_sec;
 		info.mode = o->mode;
 		info.icrc_check = o->icrc_check;

@@ -64,6 +64,9 @@ const char *xr_pin_root(void);
 /* The pin directory of @ifname in the current network namespace. */
 int xr_pin_dir(const char *ifname, char *buf, size_t len);
 
+/* Inode of the calling thread's network namespace (0 if unknown). */
+uint64_t xr_netns_ino(void);
+
 /* Mounts bpffs at /sys/fs/bpf if needed and creates the pin root. */
 int xr_bpffs_prepare(char *err, size_t errlen);
 

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,13 +124,6 @@ static void build_gids(struct xr_context *ctx)
 		}
 	}
 	freeifaddrs(ifa);
-}
-
-static uint64_t netns_ino(void)
-{
-	struct stat st;
-
-	return stat("/proc/thread-self/ns/net", &st) ? 0 : st.st_ino;
 }
 
 /* QPs left in xr_qps by a process that died without closing its device. */
@@ -311,7 +303,7 @@ struct xr_context *xr_open_device(const char *ifname)
 		goto fail;
 	}
 	build_gids(ctx);
-	ctx->netns_ino = netns_ino();
+	ctx->netns_ino = xr_netns_ino();
 	ret = xr_neigh_open(&ctx->neigh);
 	if (ret) {
 		xr_set_err(-ret, "cannot open rtnetlink: %s", strerror(-ret));
@@ -429,7 +421,7 @@ int xr_query_port(struct xr_context *ctx, uint8_t port_num, struct xr_port_attr 
 	if (port_num != 1)
 		return xr_set_err(EINVAL, "port %u does not exist (xroce devices have port 1)",
 				  port_num);
-	if (netns_ino() == ctx->netns_ino)
+	if (xr_netns_ino() == ctx->netns_ino)
 		xr_link_info(ctx->ifindex, mac, &mtu);
 	memset(attr, 0, sizeof(*attr));
 	attr->state = XR_PORT_ACTIVE;
@@ -447,7 +439,7 @@ int xr_query_gid(struct xr_context *ctx, uint8_t port_num, int index, union xr_g
 	if (port_num != 1)
 		return xr_set_err(EINVAL, "port %u does not exist", port_num);
 	/* Addresses may have changed; getifaddrs() sees this thread's netns only. */
-	if (netns_ino() == ctx->netns_ino) {
+	if (xr_netns_ino() == ctx->netns_ino) {
 		pthread_mutex_lock(&ctx->lock);
 		build_gids(ctx);
 		pthread_mutex_unlock(&ctx->lock);

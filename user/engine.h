@@ -73,7 +73,6 @@ struct xr_send_wqe {
 	uint32_t first_psn;	/* valid once started */
 	uint32_t npkts;		/* PSNs the message occupies */
 	uint32_t rd_pkts;	/* READ: response packets placed so far */
-	uint32_t rd_base;	/* READ: first packet the last request asked for */
 	bool started;
 	bool done;		/* READ: every response arrived */
 };
@@ -87,7 +86,6 @@ struct xr_recv_wqe {
 
 /* A READ the responder is answering (or answering again). */
 struct xr_read_res {
-	uint32_t psn;		/* of the next response packet */
 	uint32_t first_psn;
 	uint32_t npkts, sent;
 	uint64_t va;
@@ -161,7 +159,7 @@ struct xr_context {
 	uint32_t ifmtu;
 	struct xr_gid_entry gids[XR_MAX_GID];
 	int ngid;
-	uint64_t netns_ino;	/* where the device was opened */
+	uint64_t netns_ino;	/* where the device was opened (xr_netns_ino) */
 
 	pthread_mutex_t lock;
 	pthread_t thread;
@@ -186,7 +184,6 @@ struct xr_context {
 	uint16_t ip_id;
 	struct xr_qp_impl *ack_list;
 
-	int npd, ncq;
 	/* In xr_dev_stats (mapped), or ctr_local on an older attachment. */
 	struct xr_dev_counters *ctr;
 	struct xr_dev_counters ctr_local;
@@ -230,6 +227,7 @@ void xr_engine_progress(struct xr_context *ctx, bool defer_kick);
 uint64_t xr_engine_next_deadline(struct xr_context *ctx);
 
 /* Requester (rc_req.c) */
+enum xr_wc_opcode xr_wc_opcode_of(enum xr_wr_opcode op);
 void xr_req_progress(struct xr_qp_impl *qp);
 void xr_req_recv(struct xr_qp_impl *qp, const struct xr_pkt_info *pi);
 void xr_req_timers(struct xr_qp_impl *qp, uint64_t now);

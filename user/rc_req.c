@@ -41,7 +41,7 @@ static struct xr_send_wqe *wqe_at(struct xr_qp_impl *qp, uint32_t i)
 	return &qp->sq[i % qp->sq_size];
 }
 
-static enum xr_wc_opcode wc_opcode(enum xr_wr_opcode op)
+enum xr_wc_opcode xr_wc_opcode_of(enum xr_wr_opcode op)
 {
 	switch (op) {
 	case XR_WR_RDMA_WRITE:
@@ -60,7 +60,7 @@ static void complete(struct xr_qp_impl *qp, struct xr_send_wqe *w,
 	struct xr_wc wc = {
 		.wr_id = w->wr.wr_id,
 		.status = st,
-		.opcode = wc_opcode(w->wr.opcode),
+		.opcode = xr_wc_opcode_of(w->wr.opcode),
 		.qp_num = qp->pub.qp_num,
 		.byte_len = w->wr.opcode == XR_WR_RDMA_READ ? w->length : 0,
 	};
@@ -96,8 +96,12 @@ static void complete_acked(struct xr_qp_impl *qp)
 	}
 }
 
-/* Resends everything from @psn on (go-back-N). */
-static void go_back(struct xr_qp_impl *qp, uint32_t psn)
+/*
+ * The started WQE whose PSN range holds @psn (its SQ index in *@idx), or
+ * NULL when none does.
+ */
+static struct xr_send_wqe *wqe_of_psn(struct xr_qp_impl *qp, uint32_t psn,
+				      uint32_t *idx)
 {
 	uint32_t i;
 
@@ -109,12 +113,25 @@ static void go_back(struct xr_qp_impl *qp, uint32_t psn)
 			break;
 		d = xr_psn_diff(psn, w->first_psn);
 		if (d >= 0 && (uint32_t)d < w->npkts) {
-			qp->sq_cur = i;
-			qp->cur_pkt = w->wr.opcode == XR_WR_RDMA_READ ? w->rd_pkts : (uint32_t)d;
-			qp->ctr->retransmits++;
-			return;
+			*idx = i;
+			return w;
 		}
 	}
+	return NULL;
+}
+
+/* Resends everything from @psn on (go-back-N). */
+static void go_back(struct xr_qp_impl *qp, uint32_t psn)
+{
+	uint32_t i;
+	struct xr_send_wqe *w = wqe_of_psn(qp, psn, &i);
+
+	if (!w)
+		return;
+	qp->sq_cur = i;
+	qp->cur_pkt = w->wr.opcode == XR_WR_RDMA_READ ? w->rd_pkts :
+						       (uint32_t)xr_psn_diff(psn, w->first_psn);
+	qp->ctr->retransmits++;
 }
 
 /*
@@ -215,8 +232,6 @@ static int send_read(struct xr_qp_impl *qp, struct xr_send_wqe *w)
 	struct xr_frame_hdrs h = { 0 };
 	uint64_t off = (uint64_t)w->rd_pkts * qp->pmtu;
 
-	/* The responses to this request start again with FIRST (or ONLY). */
-	w->rd_base = w->rd_pkts;
 	h.opcode = XR_OP_RC_RDMA_READ_REQUEST;
 	h.dqpn = qp->attr.dest_qp_num;
 	h.psn = xr_psn_add(w->first_psn, w->rd_pkts);
@@ -338,22 +353,10 @@ static void recv_ack(struct xr_qp_impl *qp, const struct xr_pkt_info *pi, uint32
 static void recv_read_resp(struct xr_qp_impl *qp, const struct xr_pkt_info *pi,
 			   uint32_t psn)
 {
-	struct xr_send_wqe *w = NULL;
 	uint32_t i, idx, exp, want;
-	bool first, last;
+	struct xr_send_wqe *w = wqe_of_psn(qp, psn, &i);
+	bool last;
 
-	for (i = qp->sq_head; i != qp->sq_tail; i++) {
-		struct xr_send_wqe *c = wqe_at(qp, i);
-		int32_t d;
-
-		if (!c->started)
-			break;
-		d = xr_psn_diff(psn, c->first_psn);
-		if (d >= 0 && (uint32_t)d < c->npkts) {
-			w = c;
-			break;
-		}
-	}
 	if (!w || w->wr.opcode != XR_WR_RDMA_READ || w->done) {
 		qp->ctr->dup_rx++;
 		return;
@@ -374,14 +377,13 @@ static void recv_read_resp(struct xr_qp_impl *qp, const struct xr_pkt_info *pi,
 		return;
 	}
 	idx = w->rd_pkts;
-	first = idx == w->rd_base;
 	last = idx == w->npkts - 1;
 	want = last ? w->length - idx * qp->pmtu : qp->pmtu;
 	/*
-	 * FIRST versus MIDDLE is not checked: a delayed response to an earlier
-	 * request for the same READ carries the same bytes at the same PSN.
+	 * FIRST versus MIDDLE is not checked: responses to a re-requested READ
+	 * start again at FIRST, and a delayed response to the earlier request
+	 * carries the same bytes at the same PSN as MIDDLE.
 	 */
-	(void)first;
 	if (!!(pi->mask & XR_M_LAST) != last || pi->paylen != want) {
 		fail_head(qp, XR_WC_BAD_RESP_ERR);
 		return;

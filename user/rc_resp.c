@@ -111,7 +111,7 @@ static bool start_read(struct xr_qp_impl *qp, const struct xr_pkt_info *pi,
 			return false;
 	}
 	e = &qp->rd[(qp->rd_head + qp->rd_count) % XR_MAX_RD_ATOMIC];
-	e->first_psn = e->psn = psn;
+	e->first_psn = psn;
 	e->npkts = len ? (len + qp->pmtu - 1) / qp->pmtu : 1;
 	e->sent = 0;
 	e->va = va;

@@ -31,9 +31,6 @@ struct xr_pd *xr_alloc_pd(struct xr_context *ctx)
 		return NULL;
 	}
 	pd->ctx = ctx;
-	pthread_mutex_lock(&ctx->lock);
-	ctx->npd++;
-	pthread_mutex_unlock(&ctx->lock);
 	return pd;
 }
 
@@ -50,7 +47,6 @@ int xr_dealloc_pd(struct xr_pd *pd)
 		return xr_set_err(EBUSY, "PD still has %d MRs and %d QPs", pd->nmr,
 				  pd->nqp);
 	}
-	ctx->npd--;
 	pthread_mutex_unlock(&ctx->lock);
 	free(pd);
 	return 0;
@@ -171,9 +167,6 @@ struct xr_cq *xr_create_cq(struct xr_context *ctx, int cqe, void *cq_context)
 	cq->ctx = ctx;
 	cq->size = cqe;
 	cq->cq_context = cq_context;
-	pthread_mutex_lock(&ctx->lock);
-	ctx->ncq++;
-	pthread_mutex_unlock(&ctx->lock);
 	return cq;
 }
 
@@ -189,7 +182,6 @@ int xr_destroy_cq(struct xr_cq *cq)
 		pthread_mutex_unlock(&ctx->lock);
 		return xr_set_err(EBUSY, "CQ still used by %d QPs", cq->nqp);
 	}
-	ctx->ncq--;
 	pthread_mutex_unlock(&ctx->lock);
 	close(cq->efd);
 	free(cq->ring);
@@ -417,7 +409,7 @@ int xr_destroy_qp(struct xr_qp *pub)
 	return 0;
 }
 
-static const char *state_name(enum xr_qp_state s)
+const char *xr_qp_state_str(enum xr_qp_state s)
 {
 	static const char *const n[] = { "RESET", "INIT", "RTR", "RTS", "SQD",
 					 "SQE", "ERR" };
@@ -567,16 +559,16 @@ int xr_modify_qp(struct xr_qp *pub, struct xr_qp_attr *a, int mask)
 
 	if ((mask & XR_QP_CUR_STATE) && a->cur_qp_state != cur)
 		return xr_set_err(EINVAL, "QP %#x is in %s, not %s", pub->qp_num,
-				  state_name(cur), state_name(a->cur_qp_state));
+				  xr_qp_state_str(cur), xr_qp_state_str(a->cur_qp_state));
 	if ((unsigned)next > XR_QPS_ERR || next == XR_QPS_SQD || next == XR_QPS_SQE)
 		return xr_set_err(EINVAL, "QP state %d is not supported", next);
 	if (!transition_ok(cur, next))
 		return xr_set_err(EINVAL, "QP %#x cannot go from %s to %s", pub->qp_num,
-				  state_name(cur), state_name(next));
+				  xr_qp_state_str(cur), xr_qp_state_str(next));
 	need = required_mask(cur, next);
 	if ((mask & need) != need)
 		return xr_set_err(EINVAL, "%s -> %s needs attribute mask 0x%x (got 0x%x)",
-				  state_name(cur), state_name(next), need, mask);
+				  xr_qp_state_str(cur), xr_qp_state_str(next), need, mask);
 	if ((mask & XR_QP_PORT) && a->port_num != 1)
 		return xr_set_err(EINVAL, "port %u does not exist", a->port_num);
 	if ((mask & XR_QP_PKEY_INDEX) && a->pkey_index != 0)
@@ -740,15 +732,9 @@ static int check_sges(struct xr_qp_impl *qp, const struct xr_sge *sg, int n,
 
 static void flush_send(struct xr_qp_impl *qp, const struct xr_send_wr *wr)
 {
-	static const enum xr_wc_opcode op[] = {
-		[XR_WR_RDMA_WRITE] = XR_WC_RDMA_WRITE,
-		[XR_WR_RDMA_WRITE_WITH_IMM] = XR_WC_RDMA_WRITE,
-		[XR_WR_SEND] = XR_WC_SEND,
-		[XR_WR_SEND_WITH_IMM] = XR_WC_SEND,
-		[XR_WR_RDMA_READ] = XR_WC_RDMA_READ,
-	};
 	struct xr_wc wc = { .wr_id = wr->wr_id, .status = XR_WC_WR_FLUSH_ERR,
-			    .opcode = op[wr->opcode], .qp_num = qp->pub.qp_num };
+			    .opcode = xr_wc_opcode_of(wr->opcode),
+			    .qp_num = qp->pub.qp_num };
 
 	xr_cq_push(qp->pub.send_cq, &wc, false);
 }
@@ -766,7 +752,7 @@ int xr_post_send(struct xr_qp *pub, struct xr_send_wr *wr, struct xr_send_wr **b
 
 		if (pub->state != XR_QPS_RTS && pub->state != XR_QPS_ERR) {
 			ret = xr_set_err(EINVAL, "QP %#x is in %s: sends need RTS",
-					 pub->qp_num, state_name(pub->state));
+					 pub->qp_num, xr_qp_state_str(pub->state));
 			break;
 		}
 		if ((unsigned)wr->opcode > XR_WR_RDMA_READ) {
@@ -821,7 +807,6 @@ int xr_post_recv(struct xr_qp *pub, struct xr_recv_wr *wr, struct xr_recv_wr **b
 {
 	struct xr_qp_impl *qp = qpi(pub);
 	struct xr_context *ctx = pub->context;
-	bool kick = false;
 	int ret = 0;
 
 	pthread_mutex_lock(&ctx->lock);
@@ -860,9 +845,7 @@ int xr_post_recv(struct xr_qp *pub, struct xr_recv_wr *wr, struct xr_recv_wr **b
 		memcpy(r->sge, wr->sg_list, wr->num_sge * sizeof(*r->sge));
 		r->length = total;
 		qp->rq_tail++;
-		kick = true;
 	}
-	(void)kick;
 	if (ret && bad)
 		*bad = wr;
 	pthread_mutex_unlock(&ctx->lock);

@@ -210,14 +210,6 @@ void xr_xsk_tx_kick(struct xr_xsk *x)
 	xr_xsk_tx_reap(x);
 }
 
-bool xr_xsk_rx_pending(struct xr_xsk *x)
-{
-	uint32_t idx;
-
-	return xsk_ring_cons__peek(&x->rx, 1, &idx) > 0 &&
-	       (xsk_ring_cons__cancel(&x->rx, 1), true);
-}
-
 int xr_xsk_rx(struct xr_xsk *x, unsigned max, xr_xsk_rx_fn fn, void *ctx)
 {
 	uint32_t idx_rx, idx_fill, n, i;

@@ -69,6 +69,5 @@ uint32_t xr_xsk_tx_room(struct xr_xsk *x);
 /* RX: calls fn for up to @max frames, then recycles them; returns how many. */
 typedef void (*xr_xsk_rx_fn)(void *ctx, uint8_t *frame, uint32_t len);
 int xr_xsk_rx(struct xr_xsk *x, unsigned max, xr_xsk_rx_fn fn, void *ctx);
-bool xr_xsk_rx_pending(struct xr_xsk *x);
 
 #endif

@@ -307,6 +307,8 @@ int xr_post_recv(struct xr_qp *qp, struct xr_recv_wr *wr,
 /* The last failure of this thread, in words. */
 const char *xr_last_error(void);
 const char *xr_wc_status_str(enum xr_wc_status status);
+/* "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR". */
+const char *xr_qp_state_str(enum xr_qp_state state);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <xroce/xroce.h>
+
 #include "cli.h"
 #include "json.h"
 #include "loader.h"
@@ -117,14 +119,6 @@ static const char *mode_name(__u32 m)
 	return m == XR_ATTACH_SKB ? "skb" : m == XR_ATTACH_NATIVE ? "native" : "?";
 }
 
-static const char *qp_state_name(__u32 s)
-{
-	static const char *const n[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE",
-					 "ERR" };
-
-	return s < 7 ? n[s] : "?";
-}
-
 static bool pid_alive(__u32 pid)
 {
 	return pid && (!kill((pid_t)pid, 0) || errno == EPERM);
@@ -150,7 +144,7 @@ static void engine_text(const struct xr_iface_status *st, bool all)
 
 		printf("    qp 0x%06x", q->qpn);
 		if (e->qpn)
-			printf(" %s peer 0x%06x mtu %u", qp_state_name(e->state),
+			printf(" %s peer 0x%06x mtu %u", xr_qp_state_str(e->state),
 			       e->dest_qpn, e->path_mtu);
 		printf(":");
 #define XR__PRINT(name, desc)                                                  \
@@ -183,7 +177,7 @@ static void engine_json(struct xr_json *j, const struct xr_iface_status *st)
 		xr_json_open_object(j, NULL);
 		xr_json_uint(j, "qpn", q->qpn);
 		if (e->qpn) {
-			xr_json_string(j, "state", qp_state_name(e->state));
+			xr_json_string(j, "state", xr_qp_state_str(e->state));
 			xr_json_uint(j, "dest_qpn", e->dest_qpn);
 			xr_json_uint(j, "path_mtu", e->path_mtu);
 		}
