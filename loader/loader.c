@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,19 +213,36 @@ static void remove_pins(const char *dir)
 	rmdir(dir);
 }
 
-static int read_info(const char *dir, struct xr_attach_info *info)
+int xr_pin_open(const char *dir, const char *map)
 {
-	char p[PATH_MAX + 16];
-	__u32 zero = 0;
-	int fd, ret;
+	char p[PATH_MAX + 32];
+	int fd;
 
-	snprintf(p, sizeof(p), "%s/xr_info", dir);
+	snprintf(p, sizeof(p), "%s/%s", dir, map);
 	fd = bpf_obj_get(p);
+	return fd < 0 ? -errno : fd;
+}
+
+int xr_pin_read(const char *dir, const char *map, void *value)
+{
+	__u32 zero = 0;
+	int fd = xr_pin_open(dir, map), ret;
+
 	if (fd < 0)
-		return -errno;
-	ret = bpf_map_lookup_elem(fd, &zero, info) ? -errno : 0;
+		return fd;
+	ret = bpf_map_lookup_elem(fd, &zero, value) ? -errno : 0;
 	close(fd);
 	return ret;
+}
+
+bool xr_pid_alive(__u32 pid)
+{
+	return pid && (!kill((pid_t)pid, 0) || errno == EPERM);
+}
+
+static int read_info(const char *dir, struct xr_attach_info *info)
+{
+	return xr_pin_read(dir, "xr_info", info);
 }
 
 /*
@@ -529,16 +547,14 @@ out:
 
 static int read_counters(const char *dir, struct xr_stat_value *out)
 {
-	char p[PATH_MAX + 16];
 	struct xr_stats *percpu;
 	int fd, ncpus, c, i, ret = 0;
 	__u32 zero = 0;
 
 	memset(out, 0, XR_STAT_MAX * sizeof(*out));
-	snprintf(p, sizeof(p), "%s/xr_stats", dir);
-	fd = bpf_obj_get(p);
+	fd = xr_pin_open(dir, "xr_stats");
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ncpus = libbpf_num_possible_cpus();
 	percpu = calloc(ncpus, sizeof(*percpu));
 	if (!percpu) {
@@ -565,24 +581,17 @@ static int read_counters(const char *dir, struct xr_stat_value *out)
 /* The engine's counters, as libxroce left them in the pinned arrays. */
 static void read_engine(const char *dir, struct xr_iface_status *st)
 {
-	char p[PATH_MAX + 16];
 	struct xr_qp_counters qc;
 	__u32 k;
 	int fd, qfd;
 
-	snprintf(p, sizeof(p), "%s/xr_dev_stats", dir);
-	fd = bpf_obj_get(p);
+	st->has_engine = !xr_pin_read(dir, "xr_dev_stats", &st->engine);
+	if (!st->has_engine)
+		return;
+	fd = xr_pin_open(dir, "xr_qp_stats");
 	if (fd < 0)
 		return;
-	k = 0;
-	st->has_engine = !bpf_map_lookup_elem(fd, &k, &st->engine);
-	close(fd);
-	snprintf(p, sizeof(p), "%s/xr_qp_stats", dir);
-	fd = bpf_obj_get(p);
-	if (fd < 0)
-		return;
-	snprintf(p, sizeof(p), "%s/xr_qps", dir);
-	qfd = bpf_obj_get(p);
+	qfd = xr_pin_open(dir, "xr_qps");
 	for (k = 0; k < XR_MAX_QP_STATS; k++) {
 		struct xr_qp_counters *nq;
 		struct xr_qp_entry *ne;

@@ -64,6 +64,14 @@ const char *xr_pin_root(void);
 /* The pin directory of @ifname in the current network namespace. */
 int xr_pin_dir(const char *ifname, char *buf, size_t len);
 
+/* A map pinned in @dir: its fd, or -errno. */
+int xr_pin_open(const char *dir, const char *map);
+/* Element 0 of a map pinned in @dir into @value; 0 or -errno. */
+int xr_pin_read(const char *dir, const char *map, void *value);
+
+/* Whether process @pid exists (0: no process). */
+bool xr_pid_alive(__u32 pid);
+
 /* Inode of the calling thread's network namespace (0 if unknown). */
 uint64_t xr_netns_ino(void);
 

@@ -10,7 +10,6 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +135,7 @@ static void reap_stale_qps(int map_fd)
 		key = next;
 		prev = &key;
 		if (!bpf_map_lookup_elem(map_fd, &key, &e) && e.owner_pid &&
-		    kill((pid_t)e.owner_pid, 0) && errno == ESRCH) {
+		    !xr_pid_alive(e.owner_pid)) {
 			bpf_map_delete_elem(map_fd, &key);
 			prev = NULL;	/* the iteration restarts after a delete */
 		}
@@ -192,27 +191,12 @@ static void *progress_thread(void *arg)
 	return NULL;
 }
 
-static int open_pin(const char *dir, const char *name)
-{
-	char p[PATH_MAX + 32];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return bpf_obj_get(p);
-}
-
 /* Whether the process that last opened the interface is still running. */
 static bool owner_alive(const char *dir)
 {
 	struct xr_dev_counters c;
-	__u32 zero = 0;
-	int fd = open_pin(dir, "xr_dev_stats");
-	bool alive = true;
 
-	if (fd >= 0 && !bpf_map_lookup_elem(fd, &zero, &c))
-		alive = c.owner_pid && (!kill((pid_t)c.owner_pid, 0) || errno == EPERM);
-	if (fd >= 0)
-		close(fd);
-	return alive;
+	return xr_pin_read(dir, "xr_dev_stats", &c) || xr_pid_alive(c.owner_pid);
 }
 
 /* A pinned BPF_F_MMAPABLE array, mapped shared; NULL when it is not there. */
@@ -222,7 +206,7 @@ static void *map_counters(const char *dir, const char *name, size_t *len)
 	__u32 ilen = sizeof(info);
 	size_t page = sysconf(_SC_PAGESIZE);
 	void *p;
-	int fd = open_pin(dir, name);
+	int fd = xr_pin_open(dir, name);
 
 	if (fd < 0)
 		return NULL;
@@ -243,8 +227,7 @@ struct xr_context *xr_open_device(const char *ifname)
 	struct xr_attach_info info = { 0 };
 	struct xr_context *ctx;
 	char dir[PATH_MAX], err[256];
-	int fd, ret, xfd, i;
-	__u32 zero = 0;
+	int ret, xfd, i;
 
 	if (!ifname || strlen(ifname) >= sizeof(ctx->ifname)) {
 		xr_set_err(EINVAL, "invalid interface name");
@@ -276,20 +259,15 @@ struct xr_context *xr_open_device(const char *ifname)
 			   ifname, ifname);
 		goto fail;
 	}
-	fd = open_pin(dir, "xr_info");
-	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &info) ||
-	    info.ifindex != (__u32)ctx->ifindex) {
-		if (fd >= 0)
-			close(fd);
+	if (xr_pin_read(dir, "xr_info", &info) || info.ifindex != (__u32)ctx->ifindex) {
 		xr_set_err(ENODEV, "the xroce pins of %s are stale (%s): run "
 			   "'xroce detach %s; xroce attach %s'", ifname, dir, ifname,
 			   ifname);
 		goto fail;
 	}
-	close(fd);
 	ctx->icrc_in_xdp = info.icrc_check;
-	ctx->qps_map_fd = open_pin(dir, "xr_qps");
-	ctx->xsks_map_fd = open_pin(dir, "xr_xsks");
+	ctx->qps_map_fd = xr_pin_open(dir, "xr_qps");
+	ctx->xsks_map_fd = xr_pin_open(dir, "xr_xsks");
 	if (ctx->qps_map_fd < 0 || ctx->xsks_map_fd < 0) {
 		xr_set_err(ENODEV, "%s was attached by an older xroce without QP maps: "
 			   "run 'xroce detach %s; xroce attach %s'", ifname, ifname,

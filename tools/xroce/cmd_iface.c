@@ -2,7 +2,6 @@
 /* xroce attach | detach | status: the interface side of the CLI. */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,11 +118,6 @@ static const char *mode_name(__u32 m)
 	return m == XR_ATTACH_SKB ? "skb" : m == XR_ATTACH_NATIVE ? "native" : "?";
 }
 
-static bool pid_alive(__u32 pid)
-{
-	return pid && (!kill((pid_t)pid, 0) || errno == EPERM);
-}
-
 static void engine_text(const struct xr_iface_status *st, bool all)
 {
 	int i;
@@ -131,7 +125,7 @@ static void engine_text(const struct xr_iface_status *st, bool all)
 	if (!st->has_engine || !st->engine.owner_pid)
 		return;
 	printf("    engine: pid %u%s\n", st->engine.owner_pid,
-	       pid_alive(st->engine.owner_pid) ? "" : " (exited)");
+	       xr_pid_alive(st->engine.owner_pid) ? "" : " (exited)");
 #define XR__PRINT(name, desc)                                                  \
 	if (all || st->engine.name)                                            \
 		printf("      %-14s %14" PRIu64 "\n", #name, (uint64_t)st->engine.name);
@@ -164,7 +158,7 @@ static void engine_json(struct xr_json *j, const struct xr_iface_status *st)
 		return;
 	xr_json_open_object(j, "engine");
 	xr_json_uint(j, "owner_pid", st->engine.owner_pid);
-	xr_json_bool(j, "running", pid_alive(st->engine.owner_pid));
+	xr_json_bool(j, "running", xr_pid_alive(st->engine.owner_pid));
 #define XR__JSON(name, desc) xr_json_uint(j, #name, st->engine.name);
 	XR_DEV_COUNTERS(XR__JSON)
 #undef XR__JSON
