@@ -17,6 +17,17 @@ static uint64_t now_ms(void)
 	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
 }
 
+void rc_fill(uint8_t *b, size_t n, unsigned seed)
+{
+	uint32_t x = seed * 2654435761u + 1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245 + 12345;
+		b[i] = x >> 16;
+	}
+}
+
 int rc_wait(struct xr_cq *cq, struct xr_wc *wc, int n, int ms)
 {
 	uint64_t end = now_ms() + ms;

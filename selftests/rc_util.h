@@ -47,6 +47,9 @@ struct rc_opts {
 int rc_pair_create(struct rc_pair *p, const struct rc_opts *o);
 void rc_pair_destroy(struct rc_pair *p);
 
+/* @n pseudo-random bytes that differ with @seed: payloads to verify. */
+void rc_fill(uint8_t *b, size_t n, unsigned seed);
+
 /* Polls @cq until @n completions arrived or @ms passed; returns how many. */
 int rc_wait(struct xr_cq *cq, struct xr_wc *wc, int n, int ms);
 

@@ -12,14 +12,6 @@
 #include "test_progs.h"
 #include "test_util.h"
 
-static void fill(uint8_t *b, size_t n, unsigned seed)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		b[i] = (uint8_t)(seed + i * 31 + (i >> 9));
-}
-
 static bool transfer(struct rc_pair *p, enum xr_wr_opcode op, uint32_t len,
 		     unsigned seed)
 {
@@ -34,7 +26,7 @@ static bool transfer(struct rc_pair *p, enum xr_wr_opcode op, uint32_t len,
 				 .send_flags = XR_SEND_SIGNALED };
 	struct xr_wc wc[2];
 
-	fill(src, len, seed);
+	rc_fill(src, len, seed);
 	memset(dst, 0, len);
 	sw.rdma.remote_addr = (uintptr_t)(read ? src : dst);
 	sw.rdma.rkey = b->mr->rkey;

@@ -16,17 +16,6 @@
 #define DST_OFF (2u << 20)
 #define GAP 40		/* bytes between scatter-gather pieces */
 
-static void fill(uint8_t *b, size_t n, unsigned seed)
-{
-	size_t i;
-	uint32_t x = seed * 2654435761u + 1;
-
-	for (i = 0; i < n; i++) {
-		x = x * 1103515245 + 12345;
-		b[i] = x >> 16;
-	}
-}
-
 /* Splits [base, base+len) into @n pieces separated by GAP bytes. */
 static int make_sges(struct xr_sge *sg, int n, uint8_t *base, uint32_t len,
 		     uint32_t lkey)
@@ -80,7 +69,7 @@ static bool run_op(struct rc_pair *p, int a, int qi, const struct op_case *c,
 	int n, nl, nr = 0;
 	uint32_t span = c->len + GAP * 4;
 
-	fill(src->buf + SRC_OFF, span, seed);
+	rc_fill(src->buf + SRC_OFF, span, seed);
 	memset(dst->buf + DST_OFF, 0xee, span);
 	nl = make_sges(ssg, c->nsge, (read ? dst : src)->buf + (read ? DST_OFF : SRC_OFF),
 		       c->len, ea->mr->lkey);
@@ -257,7 +246,7 @@ XR_TEST_ROOT(rc_two_qps_both_directions)
 			for (q = 0; q < 2; q++) {
 				uint32_t so = (a * 2 + q) * 65536, ro = 1048576 + (a * 2 + q) * 65536;
 
-				fill(p.e[a].buf + so, len, round * 4 + a * 2 + q);
+				rc_fill(p.e[a].buf + so, len, round * 4 + a * 2 + q);
 				memset(p.e[!a].buf + ro, 0, len);
 				ss[a][q] = (struct xr_sge){ (uintptr_t)p.e[a].buf + so, len,
 							   p.e[a].mr->lkey };

@@ -10,14 +10,6 @@
 #include "test_progs.h"
 #include "test_util.h"
 
-static void fill(uint8_t *b, size_t n, unsigned seed)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		b[i] = (uint8_t)(seed * 131 + i * 7 + (i >> 8));
-}
-
 XR_TEST_ROOT(rc_send_recv_pingpong)
 {
 	struct rc_opts o = { .psn = { 0x123456, 0xfffff0 } };
@@ -39,7 +31,7 @@ XR_TEST_ROOT(rc_send_recv_pingpong)
 					  .opcode = XR_WR_SEND,
 					  .send_flags = XR_SEND_SIGNALED };
 
-		fill(p.e[a].buf, len, it);
+		rc_fill(p.e[a].buf, len, it);
 		memset(p.e[b].buf + 65536, 0, 4096);
 		if (!ASSERT_OK(xr_post_recv(p.e[b].qp[0], &rwr, NULL), "post_recv") ||
 		    !ASSERT_OK(xr_post_send(p.e[a].qp[0], &swr, NULL), "post_send"))

@@ -12,13 +12,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "pcap.h"
 #include "pkt.h"
 #include "rc_util.h"
 #include "test_progs.h"
 #include "test_util.h"
-
-uint16_t xr_roce_sport(uint32_t lqpn, uint32_t rqpn, uint32_t flow_label);
 
 struct habits {
 	unsigned frames, roce, icrc_bad, sport_bad, csum_bad, df_bad, ttl_bad,

@@ -30,8 +30,6 @@
 #include "test_progs.h"
 #include "test_util.h"
 
-uint16_t xr_roce_sport(uint32_t lqpn, uint32_t rqpn, uint32_t flow_label);
-
 #define MAX_FRAMES 1024
 
 struct capture {
